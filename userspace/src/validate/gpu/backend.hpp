@@ -145,10 +145,14 @@ public:
 	void set_cache_dir(std::string dir) { cache_dir_ = std::move(dir); }
 	const std::string &cache_dir() const { return cache_dir_; }
 	void set_fork_timeout_s(int s) { fork_timeout_s_ = s; }
+	// Tests only: skip the comgr/NVRTC target list check to exercise the
+	// forked child against a compiler that aborts.
+	void set_check_targets(bool on) { check_targets_ = on; }
 
 protected:
 	std::string cache_dir_;
 	int fork_timeout_s_ = 300;
+	bool check_targets_ = true;
 };
 
 // Load the compiler of `api` (hiprtc + comgr / nvrtc) from where probe found

@@ -100,9 +100,9 @@ struct ConvResult {
 // float; for DType::f16 the inputs are rounded to fp16 on upload (use
 // half_round() on the reference inputs) and y is the fp16 result widened.
 // b may be empty when !desc.bias.  y is resized to desc.y_elems().  The output
-// buffer is poisoned (NaN) before every launch.  `inject_error` flips one output
-// element after the GPU ran (--inject-error).  Throws GpuError (including
-// "memory kind not supported by this runtime/device").
+// buffer is poisoned (all bits set = NaN) before every launch, so an element
+// the kernel did not write reads back as NaN.  Throws GpuError (including
+// "memory kind not supported by this runtime/device" and bad descriptors).
 ConvResult run_conv2d(Session &s, const ConvDesc &desc, const std::vector<float> &x, const std::vector<float> &w,
 		      const std::vector<float> &b, std::vector<float> &y, MemKind mem, int warmup = 2,
 		      int iterations = 10);
