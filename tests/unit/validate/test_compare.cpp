@@ -79,7 +79,7 @@ TEST_CASE("the per-element bound accepts float accumulation and rejects a one-ul
 			      .pass);
 }
 
-TEST_CASE("--inject-error corrupts exactly one element and makes the case fail", "[compare][inject]")
+TEST_CASE("error injection corrupts exactly one element and makes the case fail", "[compare][inject]")
 {
 	const CaseDef *c = find_case("selftest.pass");
 	REQUIRE(c);
@@ -97,4 +97,50 @@ TEST_CASE("--inject-error corrupts exactly one element and makes the case fail",
 	REQUIRE(v[1] == 2.0f);
 	REQUIRE(v[3] == 4.0f);
 	REQUIRE(v[2] == -3.0f + 1000.0f * 4.0f);
+}
+
+#include "report.hpp"
+#include "torch_case.hpp"
+
+TEST_CASE("torch verdict: documented tolerances decide, skips pass through", "[compare][torch]")
+{
+	CaseResult r;
+	r.name = "torch.conv2d";
+	r.status = Status::skip;
+	r.reason = "torch not importable: ModuleNotFoundError: No module named 'torch'";
+	REQUIRE(judge_torch(r).status == Status::skip);
+	r.status = Status::error; // the script's "measured" is not a valid status: how the parent sees it
+	r.details = {{"worst", {{"rms_range_f32", 2e-7}, {"rms_range_f16", 3e-4}}}, {"nonfinite", 0}};
+	REQUIRE(judge_torch(r).status == Status::error); // not marked as measured by the script
+	r.details["measured"] = true;
+	REQUIRE(judge_torch(r).status == Status::pass);
+	r.details["worst"]["rms_range_f16"] = 0.05;
+	auto j = judge_torch(r);
+	REQUIRE(j.status == Status::fail);
+	REQUIRE(j.reason.find("fp16") == 0);
+	r.details["worst"]["rms_range_f16"] = 3e-4;
+	r.details["worst"]["rms_range_f32"] = 1e-3; // what an injected error produces
+	REQUIRE(judge_torch(r).status == Status::fail);
+	r.details["worst"]["rms_range_f32"] = 2e-7;
+	r.details["nonfinite"] = 3;
+	REQUIRE(judge_torch(r).reason.find("3 NaN/Inf") == 0);
+}
+
+TEST_CASE("exit code and table: 0 only when every case passed or skipped", "[report]")
+{
+	CaseResult a, b;
+	a.name = "a";
+	a.status = Status::pass;
+	a.gflops = 1234.5;
+	b.name = "b";
+	b.status = Status::skip;
+	REQUIRE(exit_code_for({a, b}) == 0);
+	for (Status s : {Status::fail, Status::crash, Status::hang, Status::error}) {
+		b.status = s;
+		REQUIRE(exit_code_for({a, b}) == 1);
+	}
+	const auto t = format_table({a, b});
+	REQUIRE(t.find("case") == 0);
+	REQUIRE(t.find("1234.5") != std::string::npos);
+	REQUIRE(t.find("error") != std::string::npos);
 }
