@@ -191,6 +191,10 @@ template <typename Fn> ChildOutcome run_in_child(const std::string &what, int ti
 	}
 	if (pid == 0) {
 		close(fds[0]);
+		// The compiler's crash must end this child plainly: drop any handlers
+		// the parent installed (test frameworks, crash reporters).
+		for (int sig : {SIGSEGV, SIGABRT, SIGBUS, SIGILL, SIGFPE, SIGTERM, SIGINT})
+			signal(sig, SIG_DFL);
 		ChildOutcome o = fn();
 		send_outcome(fds[1], o);
 		_exit(0);
