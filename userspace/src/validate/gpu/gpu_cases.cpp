@@ -23,6 +23,8 @@ const std::vector<std::string> &validation_kernel_names()
 			for (int r : {3, 0})
 				n.push_back(std::string("conv2d_dw_") + t + "_r" + std::to_string(r));
 		}
+		for (int r : {1, 3, 0})
+			n.push_back("conv2d_tc_f16_r" + std::to_string(r));
 		for (const char *s : {"stream_copy", "stream_triad", "stream_init", "stream_check", "fill_pattern",
 				      "verify_pattern"})
 			n.push_back(s);
@@ -244,13 +246,22 @@ unsigned grid_for(std::uint64_t n, unsigned per_block, unsigned cap)
 	return unsigned(std::clamp<std::uint64_t>(g, 1, cap));
 }
 
-std::string conv_kernel_name(const ConvDesc &d)
+// NVIDIA sm_80 and newer: mma.sync exists (the tensor-core fp16 kernel).
+bool has_mma(const Backend &be)
+{
+	const std::string &a = be.device().arch;
+	return be.api() == Api::cuda && a.rfind("sm_", 0) == 0 && std::atoi(a.c_str() + 3) >= 80;
+}
+
+std::string conv_kernel_name(const ConvDesc &d, bool tensor_cores)
 {
 	const char *t = d.dtype == DType::f32 ? "f32" : "f16";
 	int rk = (d.r == d.s && (d.r == 1 || d.r == 3)) ? d.r : 0;
 	int cg = d.c / d.groups, kg = d.k / d.groups;
 	if (cg == 1 && kg == 1)
 		return std::string("conv2d_dw_") + t + "_r" + std::to_string(rk == 3 ? 3 : 0);
+	if (tensor_cores && d.dtype == DType::f16 && kg >= 64)
+		return "conv2d_tc_f16_r" + std::to_string(rk);
 	int tm = kg >= 128 ? 128 : kg >= 48 ? 64 : 32;
 	return std::string("conv2d_gemm_") + t + "_r" + std::to_string(rk) + "_m" + std::to_string(tm);
 }
@@ -259,7 +270,8 @@ std::string conv_kernel_name(const ConvDesc &d)
 
 // ---------------------------------------------------------------- conv2d
 ConvResult run_conv2d(Session &s, const ConvDesc &d, const std::vector<float> &x, const std::vector<float> &w,
-		      const std::vector<float> &b, std::vector<float> &y, MemKind mem, int warmup, int iterations)
+		      const std::vector<float> &b, std::vector<float> &y, MemKind mem, int warmup, int iterations,
+		      bool allow_tensor_cores)
 {
 	if (auto m = d.check(); !m.empty())
 		throw GpuError("conv2d", -1, "invalid shape: " + m);
@@ -276,7 +288,7 @@ ConvResult run_conv2d(Session &s, const ConvDesc &d, const std::vector<float> &x
 	Backend &be = s.backend();
 	ConvResult res;
 	res.mem = mem;
-	res.kernel = conv_kernel_name(d);
+	res.kernel = conv_kernel_name(d, allow_tensor_cores && has_mma(be));
 	const Function &f = s.fn(res.kernel);
 	const std::size_t es = d.dtype == DType::f32 ? 4 : 2;
 
@@ -302,7 +314,7 @@ ConvResult run_conv2d(Session &s, const ConvDesc &d, const std::vector<float> &x
 		block.x = 256;
 		grid.x = grid_for(d.y_elems(), 256, 1u << 20);
 	} else {
-		int tm = std::stoi(res.kernel.substr(res.kernel.rfind("_m") + 2));
+		int tm = res.kernel.rfind("conv2d_tc_", 0) == 0 ? 128 : std::stoi(res.kernel.substr(res.kernel.rfind("_m") + 2));
 		std::uint64_t npq = std::uint64_t(N) * P * Q;
 		block.x = 256;
 		grid.x = unsigned((npq + 127) / 128);

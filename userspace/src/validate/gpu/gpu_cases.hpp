@@ -103,9 +103,11 @@ struct ConvResult {
 // buffer is poisoned (all bits set = NaN) before every launch, so an element
 // the kernel did not write reads back as NaN.  Throws GpuError (including
 // "memory kind not supported by this runtime/device" and bad descriptors).
+// allow_tensor_cores: fp16 on NVIDIA sm_80+ uses the mma.sync kernel
+// (conv2d_tc_f16_*); false forces the portable kernel that AMD GPUs run.
 ConvResult run_conv2d(Session &s, const ConvDesc &desc, const std::vector<float> &x, const std::vector<float> &w,
 		      const std::vector<float> &b, std::vector<float> &y, MemKind mem, int warmup = 2,
-		      int iterations = 10);
+		      int iterations = 10, bool allow_tensor_cores = true);
 
 // ---------------------------------------------------------------- stream (BabelStream-style, fp64)
 struct StreamResult {

@@ -179,7 +179,13 @@ int main(int argc, char **argv)
 	int failures = 0;
 	std::mt19937_64 rng(12345);
 	for (const auto &sh : shapes(quick)) {
-		for (g::DType dt : {g::DType::f32, g::DType::f16}) {
+		std::string tc_kernel;
+		for (int variant = 0; variant < 3; ++variant) {
+			if (variant == 2 && tc_kernel.find("_tc_") == std::string::npos)
+				continue; // no tensor-core kernel for this shape: fp16 above was the portable one
+			// 0: fp32, 1: fp16 (tensor cores where the GPU has mma.sync), 2: fp16 portable kernel
+			g::DType dt = variant == 0 ? g::DType::f32 : g::DType::f16;
+			bool tc = variant == 1;
 			g::ConvDesc d = sh.d;
 			d.dtype = dt;
 			std::vector<float> x(d.x_elems()), w(d.w_elems()), b(d.k), y;
@@ -187,14 +193,17 @@ int main(int argc, char **argv)
 			fill(w, rng, dt == g::DType::f16);
 			fill(b, rng, dt == g::DType::f16);
 			try {
-				auto r = g::run_conv2d(*s, d, x, w, b, y, g::MemKind::device, 3, 20);
+				auto r = g::run_conv2d(*s, d, x, w, b, y, g::MemKind::device, 3, 20, tc);
+				if (variant == 1)
+					tc_kernel = r.kernel;
+				std::string label = variant == 2 ? "fp16port" : g::dtype_name(dt);
 				Check c = check(d, x, w, b, y, rng);
 				double tol = dt == g::DType::f32 ? 1e-5 : 2e-3;
 				bool ok = c.nan == 0 && c.max_scaled_err <= tol;
 				failures += !ok;
 				printf("RESULT conv %s %s n=%d c=%d h=%d w=%d k=%d r=%d s=%d st=%d pad=%d dil=%d g=%d "
 				       "ms %.4f gflops %.1f kernel %s err %.2e nan %zu %s\n",
-				       sh.name, g::dtype_name(dt), d.n, d.c, d.h, d.w, d.k, d.r, d.s, d.stride_h, d.pad_h,
+				       sh.name, label.c_str(), d.n, d.c, d.h, d.w, d.k, d.r, d.s, d.stride_h, d.pad_h,
 				       d.dil_h, d.groups, r.timing.ms_median, r.timing.gflops, r.kernel.c_str(),
 				       c.max_scaled_err, c.nan, ok ? "PASS" : "FAIL");
 			} catch (const g::GpuError &e) {
