@@ -5,6 +5,9 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
+
+#include <unistd.h>
 
 #include <nlohmann/json.hpp>
 
@@ -166,4 +169,49 @@ TEST_CASE("validate records history and `rdnactl history` lists it", "[cli][hist
 	REQUIRE(j["regressions"].empty());
 	o = rdnactl({"history", "--history-db", db});
 	REQUIRE(o.text.find("no regressions between kernel releases") != std::string::npos);
+}
+
+TEST_CASE("kernel-log lines written while a case runs are attached to it, decoded", "[cli][kmsg][root]")
+{
+	if (::geteuid() != 0)
+		SKIP("writing /dev/kmsg needs root");
+	const auto o = rdnactl({"validate", "--case", "selftest.pass", "--case", "selftest.kmsg", "--no-history", "--json"});
+	INFO(o.text);
+	REQUIRE(o.rc == 0);
+	const auto j = nlohmann::json::parse(o.text);
+	REQUIRE_FALSE(j["cases"][0].contains("kernel_log")); // nothing written during the first case
+	const auto &kl = j["cases"][1]["kernel_log"];
+	REQUIRE(kl.size() >= 1);
+	bool found = false;
+	for (const auto &e : kl)
+		if (e["kind"] == "fault-status" && e["decoded"]["client"] == "TCP" && e["decoded"]["permission_faults"] == 3 &&
+		    e["decoded"]["vmid"] == 7)
+			found = true;
+	REQUIRE(found);
+	const auto t = rdnactl({"validate", "--case", "selftest.kmsg", "--no-history"});
+	REQUIRE(t.text.find("decoded: GCVM_L2_PROTECTION_FAULT_STATUS=0x00701031: client TCP (0x8), read access, vmid 7") !=
+		std::string::npos);
+}
+
+TEST_CASE("without permission to read the kernel log the result says so", "[cli][kmsg][root]")
+{
+	std::ifstream restrict_file("/proc/sys/kernel/dmesg_restrict");
+	int restrict_v = 0;
+	restrict_file >> restrict_v;
+	if (::geteuid() != 0 || restrict_v != 1 || ::access("/usr/bin/setpriv", X_OK) != 0)
+		SKIP("needs root, kernel.dmesg_restrict=1 and setpriv to run rdnactl as an unprivileged user");
+	ChildSpec spec{"/usr/bin/setpriv",
+		       {"--reuid=65534", "--regid=65534", "--clear-groups", "--", RDNACTL_PATH, "validate", "--case",
+			"selftest.pass", "--no-history", "--json"},
+		       60,
+		       2};
+	spec.output_tail_bytes = 1 << 20;
+	const auto o = run_child(spec);
+	INFO(o.output_tail);
+	if (!o.exited || o.output_tail.find("\"cases\"") == std::string::npos)
+		SKIP("the unprivileged user cannot execute " RDNACTL_PATH " here");
+	const auto j = nlohmann::json::parse(o.output_tail);
+	REQUIRE(j["cases"][0]["status"] == "pass");
+	const std::string note = j["cases"][0]["kernel_log_note"];
+	REQUIRE(note.find("kernel log not captured: cannot open /dev/kmsg: Operation not permitted") == 0);
 }

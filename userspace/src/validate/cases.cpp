@@ -106,7 +106,7 @@ std::vector<CaseDef> build()
 	v.push_back(make("transfer.pageable", CaseKind::transfers, "host<->device copies, pageable host memory, 4 KiB..1 GiB", true));
 	v.push_back(make("torch.conv2d", CaseKind::torch,
 			 "PyTorch F.conv2d on the GPU (MIOpen/cuDNN) vs the CPU; only with --torch or --case", false));
-	for (const char *st : {"pass", "fail", "segv", "abort", "hang", "hang-ignore-term", "garbage", "silent-exit"}) {
+	for (const char *st : {"pass", "fail", "segv", "abort", "hang", "hang-ignore-term", "garbage", "silent-exit", "kmsg"}) {
 		CaseDef c = make(fmt::format("selftest.{}", st), CaseKind::selftest,
 				 "rdnactl's own isolation/checker test (no GPU)", false);
 		c.hidden = true;

@@ -5,8 +5,10 @@
 #include <chrono>
 #include <csignal>
 #include <cstdlib>
+#include <cstring>
 #include <thread>
 
+#include <fcntl.h>
 #include <unistd.h>
 
 #include <fmt/format.h>
@@ -109,6 +111,23 @@ int run_child_case(const CaseDef &c, const ChildOptions &opt)
 		}
 		if (what == "silent-exit")
 			return 3;
+		if (what == "kmsg") {
+			// Writes one clearly marked fault-status line to the kernel log so that the parent's
+			// capture, classification and decoding can be tested end to end (needs root).
+			r.name = c.name;
+			const int fd = ::open("/dev/kmsg", O_WRONLY | O_CLOEXEC);
+			if (fd < 0) {
+				r.status = Status::skip;
+				r.reason = fmt::format("cannot write /dev/kmsg: {}", std::strerror(errno));
+			} else {
+				write_all(fd, "rdnactl selftest, not a real fault: "
+					      "GCVM_L2_PROTECTION_FAULT_STATUS:0x00701031\n");
+				::close(fd);
+				r.status = Status::pass;
+			}
+			write_all(kResultFd, to_json(r).dump());
+			return 0;
+		}
 		r = cpu_conv_selfcheck(c, opt.inject_error || what == "fail");
 	} else {
 		try {
