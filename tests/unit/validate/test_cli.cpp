@@ -215,3 +215,21 @@ TEST_CASE("without permission to read the kernel log the result says so", "[cli]
 	const std::string note = j["cases"][0]["kernel_log_note"];
 	REQUIRE(note.find("kernel log not captured: cannot open /dev/kmsg: Operation not permitted") == 0);
 }
+
+TEST_CASE("SIGTERM to rdnactl also ends the case child it is waiting for", "[cli][isolation]")
+{
+	// rdnactl waits for a child that ignores SIGTERM; we terminate rdnactl after 1 s.
+	ChildSpec spec{"/bin/sh",
+		       {"-c", std::string(RDNACTL_PATH) +
+				      " validate --case selftest.hang-ignore-term --timeout 60 --no-history --device 42 & p=$!; "
+				      "sleep 1; kill -TERM $p; wait $p; echo rdnactl-status=$?; sleep 0.5; "
+				      "pgrep -f '[c]hild-case selftest.hang-ignore-term .*device 42' >/dev/null && echo child-alive || "
+				      "echo child-gone"},
+		       30,
+		       2};
+	const auto o = run_child(spec);
+	INFO(o.output_tail);
+	REQUIRE(o.seconds < 10);
+	REQUIRE(o.output_tail.find("rdnactl-status=143") != std::string::npos); // died of SIGTERM
+	REQUIRE(o.output_tail.find("child-gone") != std::string::npos);
+}

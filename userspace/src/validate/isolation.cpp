@@ -19,6 +19,44 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
+// The case child runs in its own process group, so a Ctrl-C on rdnactl does not
+// reach it; while a child runs, SIGINT/SIGTERM/SIGHUP to rdnactl kill the child's
+// group first, then rdnactl dies of the same signal.
+volatile sig_atomic_t g_child_group = 0;
+
+extern "C" void forward_and_die(int sig)
+{
+	if (g_child_group > 0)
+		::kill(-pid_t(g_child_group), SIGKILL);
+	::signal(sig, SIG_DFL);
+	::raise(sig);
+}
+
+class ForwardSignals {
+public:
+	explicit ForwardSignals(pid_t group)
+	{
+		g_child_group = group;
+		struct sigaction sa {};
+		sa.sa_handler = forward_and_die;
+		sigemptyset(&sa.sa_mask);
+		for (std::size_t i = 0; i < std::size(sigs_); ++i)
+			::sigaction(sigs_[i], &sa, &old_[i]);
+	}
+	~ForwardSignals()
+	{
+		for (std::size_t i = 0; i < std::size(sigs_); ++i)
+			::sigaction(sigs_[i], &old_[i], nullptr);
+		g_child_group = 0;
+	}
+	ForwardSignals(const ForwardSignals &) = delete;
+	ForwardSignals &operator=(const ForwardSignals &) = delete;
+
+private:
+	static constexpr int sigs_[3] = {SIGINT, SIGTERM, SIGHUP};
+	struct sigaction old_[3] {};
+};
+
 class Fd {
 public:
 	Fd() = default;
@@ -139,6 +177,7 @@ ChildOutcome run_child(const ChildSpec &spec)
 		::_exit(127);
 	}
 	::setpgid(pid, pid); // also from the parent: no race with the first kill
+	const ForwardSignals forward(pid);
 	o.started = true;
 	res_w.reset();
 	out_w.reset();
