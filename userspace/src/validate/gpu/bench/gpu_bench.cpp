@@ -254,7 +254,7 @@ int main(int argc, char **argv)
 	}
 
 	std::vector<std::size_t> sizes;
-	for (std::size_t sz = 4096; sz <= (std::size_t(1) << 30); sz *= (quick ? 64 : 16))
+	for (std::size_t sz = 4096; sz <= (std::size_t(1) << 30); sz *= (quick ? 64 : 4)) // 4 KiB .. 1 GiB
 		sizes.push_back(sz);
 	for (g::MemKind hk : {g::MemKind::pageable, g::MemKind::host_coherent}) {
 		try {
