@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Build rdnafix-gpu-bench and rtc_check without CMake (for a machine that only
+# has g++, e.g. the GPU benchmark host).  Usage: build-standalone.sh OUTDIR
+set -euo pipefail
+GPU=$(cd "$(dirname "$0")/.." && pwd)
+OUT=${1:?usage: build-standalone.sh OUTDIR}
+mkdir -p "$OUT"
+{
+	sed -n '1,/@RDNAFIX_KERNEL_SOURCE@/p' "$GPU/kernel_source.cpp.in" | sed '$d'
+	printf '\tstatic const std::string s = R"RDNAFIXKERNEL('
+	cat "$GPU/kernels/validate_kernels.cu"
+	printf ')RDNAFIXKERNEL";\n'
+	sed -n '/@RDNAFIX_KERNEL_SOURCE@/,$p' "$GPU/kernel_source.cpp.in" | sed '1d'
+} >"$OUT/kernel_source.cpp"
+CXX=${CXX:-g++}
+FLAGS="-std=c++20 -O2 -Wall -Wextra -Werror -I$GPU"
+pids=()
+for f in backend loader hip_driver cuda_driver rtc code_object gpu_cases; do
+	$CXX $FLAGS -c -o "$OUT/$f.o" "$GPU/$f.cpp" & pids+=($!)
+done
+$CXX $FLAGS -c -o "$OUT/kernel_source.o" "$OUT/kernel_source.cpp" & pids+=($!)
+$CXX $FLAGS -c -o "$OUT/gpu_bench.o" "$GPU/bench/gpu_bench.cpp" & pids+=($!)
+for p in "${pids[@]}"; do wait "$p"; done
+objs=("$OUT"/{backend,loader,hip_driver,cuda_driver,rtc,code_object,gpu_cases,kernel_source}.o)
+$CXX -o "$OUT/rdnafix-gpu-bench" "${objs[@]}" "$OUT/gpu_bench.o" -ldl
+if [ -f "$GPU/../../../../tests/rocm/rtc_check.cpp" ]; then
+	$CXX $FLAGS -o "$OUT/rtc_check" "$GPU/../../../../tests/rocm/rtc_check.cpp" "${objs[@]}" -ldl
+fi
+echo "built $OUT/rdnafix-gpu-bench"

@@ -1,0 +1,124 @@
+#include "result.hpp"
+
+#include <stdexcept>
+
+#include <fmt/format.h>
+
+namespace rdnafix::validate {
+
+namespace {
+constexpr std::pair<Status, const char *> kStatusNames[] = {
+	{Status::pass, "pass"}, {Status::fail, "fail"}, {Status::skip, "skip"},
+	{Status::crash, "crash"}, {Status::hang, "hang"}, {Status::error, "error"}};
+
+void put_opt(nlohmann::json &j, const char *key, const std::optional<double> &v)
+{
+	if (v)
+		j[key] = *v;
+}
+
+std::optional<double> get_opt(const nlohmann::json &j, const char *key)
+{
+	if (!j.contains(key) || j[key].is_null())
+		return std::nullopt;
+	if (!j[key].is_number())
+		throw std::runtime_error(fmt::format("field '{}' is not a number", key));
+	return j[key].get<double>();
+}
+} // namespace
+
+const char *status_name(Status s)
+{
+	for (const auto &[st, name] : kStatusNames)
+		if (st == s)
+			return name;
+	return "?";
+}
+
+std::optional<Status> parse_status(std::string_view s)
+{
+	for (const auto &[st, name] : kStatusNames)
+		if (s == name)
+			return st;
+	return std::nullopt;
+}
+
+bool is_failure(Status s)
+{
+	return s != Status::pass && s != Status::skip;
+}
+
+nlohmann::json to_json(const CaseResult &r)
+{
+	nlohmann::json j;
+	j["name"] = r.name;
+	j["status"] = status_name(r.status);
+	if (!r.reason.empty())
+		j["reason"] = r.reason;
+	put_opt(j, "max_abs", r.max_abs);
+	put_opt(j, "max_rel", r.max_rel);
+	put_opt(j, "rms_range", r.rms_range);
+	put_opt(j, "gflops", r.gflops);
+	put_opt(j, "gbs", r.gbs);
+	j["seconds"] = r.seconds;
+	if (!r.details.is_null())
+		j["details"] = r.details;
+	if (!r.kernel_log.empty() || !r.kernel_log_note.empty()) {
+		auto &kl = j["kernel_log"];
+		kl = nlohmann::json::array();
+		for (const auto &e : r.kernel_log) {
+			nlohmann::json ev{{"kind", log_kind_name(e.kind)}, {"text", e.text}};
+			if (e.fault) {
+				const auto &f = *e.fault;
+				ev["decoded"] = {{"register", f.reg},
+						 {"raw", fmt::format("0x{:08X}", f.raw)},
+						 {"cid", f.cid},
+						 {"client", f.client},
+						 {"more_faults", f.more_faults},
+						 {"walker_error", f.walker_error},
+						 {"permission_faults", f.permission_faults},
+						 {"mapping_error", f.mapping_error},
+						 {"rw", f.write ? "write" : "read"},
+						 {"vmid", f.vmid},
+						 {"explain", f.explain()}};
+			}
+			kl.push_back(std::move(ev));
+		}
+		if (!r.kernel_log_note.empty())
+			j["kernel_log_note"] = r.kernel_log_note;
+	}
+	if (!r.output_tail.empty())
+		j["output_tail"] = r.output_tail;
+	return j;
+}
+
+CaseResult case_from_json(const nlohmann::json &j)
+{
+	if (!j.is_object())
+		throw std::runtime_error("result is not a JSON object");
+	CaseResult r;
+	if (!j.contains("status") || !j["status"].is_string())
+		throw std::runtime_error("field 'status' is missing or not a string");
+	const auto st = parse_status(j["status"].get<std::string>());
+	if (!st)
+		throw std::runtime_error(fmt::format("field 'status' = '{}' is not one of pass, fail, skip, crash, "
+						     "hang, error",
+						     j["status"].get<std::string>()));
+	r.status = *st;
+	if (j.contains("name") && j["name"].is_string())
+		r.name = j["name"].get<std::string>();
+	if (j.contains("reason") && j["reason"].is_string())
+		r.reason = j["reason"].get<std::string>();
+	r.max_abs = get_opt(j, "max_abs");
+	r.max_rel = get_opt(j, "max_rel");
+	r.rms_range = get_opt(j, "rms_range");
+	r.gflops = get_opt(j, "gflops");
+	r.gbs = get_opt(j, "gbs");
+	if (auto s = get_opt(j, "seconds"))
+		r.seconds = *s;
+	if (j.contains("details"))
+		r.details = j["details"];
+	return r;
+}
+
+} // namespace rdnafix::validate

@@ -1,0 +1,38 @@
+#pragma once
+// The result of one validation case, as the child reports it and the parent
+// completes it (wall time, kernel log, how the child ended).
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "kmsg.hpp"
+
+namespace rdnafix::validate {
+
+enum class Status { pass, fail, skip, crash, hang, error };
+const char *status_name(Status s);
+std::optional<Status> parse_status(std::string_view s);
+// A case that ran and did not pass (skip is not a failure).
+bool is_failure(Status s);
+
+struct CaseResult {
+	std::string name;
+	Status status = Status::error;
+	std::string reason; // one line: why it failed / was skipped / crashed
+	std::optional<double> max_abs, max_rel, rms_range;
+	std::optional<double> gflops, gbs;
+	double seconds = 0;        // wall time of the case (child process)
+	nlohmann::json details;    // case-specific figures (shape, memory kind, transfer table ...)
+	std::vector<LogEvent> kernel_log;
+	std::string kernel_log_note; // e.g. "kernel log not captured: cannot open /dev/kmsg: ..."
+	std::string output_tail;     // last lines the child wrote to stdout/stderr
+};
+
+// The protocol between the case child and the parent: a single JSON object.
+nlohmann::json to_json(const CaseResult &r);
+// Throws std::runtime_error with a message naming the bad field.
+CaseResult case_from_json(const nlohmann::json &j);
+
+} // namespace rdnafix::validate
