@@ -133,8 +133,29 @@ struct ModuleParamSetting {
     std::string value;  // "" for a bare flag
     Provenance where;
 };
+// kmod appends the kernel command line's `module.param=` options AFTER all
+// files (kmod_config_new parses the files, then /proc/cmdline), so a caller
+// computing the value modprobe passes must let KernelCmdline::module_params
+// override these.
 std::vector<std::pair<std::string, ModuleParamSetting>>
 module_options(const std::vector<ModprobeConfig>& configs, std::string_view module);
+
+// kmod's search directories, highest precedence first (Debian kmod).
+inline constexpr std::string_view kModprobeDirs[] = {"etc/modprobe.d", "run/modprobe.d",
+                                                     "usr/local/lib/modprobe.d", "lib/modprobe.d"};
+struct ModprobeDir {
+    std::string dir;                 // e.g. "etc/modprobe.d"
+    std::vector<std::string> files;  // the names in it (any order)
+};
+struct ModprobeFile {
+    std::string dir;
+    std::string name;
+};
+// Which files kmod reads and in which order, from directory listings given
+// highest precedence first: only "*.conf" (and "*.alias"), no dot-files; a
+// name in an earlier directory hides the same name in later ones; the result
+// is sorted by name (strcmp), which is the parse order.
+std::vector<ModprobeFile> modprobe_file_order(const std::vector<ModprobeDir>& dirs);
 
 // ------------------------------------------------------- kernel cmdline ---
 
@@ -245,12 +266,16 @@ struct VisibleDevice {
 };
 struct VisibleDevices {
     std::vector<VisibleDevice> devices;
-    // True for an empty (but set) value: no device is visible.
+    // Set when a negative index (the "-1 hides everything" idiom) ended the
+    // list: the runtimes stop at the first such entry; later entries are ignored.
+    std::optional<std::string> stopped_at;
+    // True for an empty (but set) value or a list starting with -1: no device is visible.
     [[nodiscard]] bool hides_all() const { return devices.empty(); }
 };
-// "0,1", "GPU-5a7d... ,1", "" (hides all).  Errors name the bad entry:
-// "HIP_VISIBLE_DEVICES entry 'x' is invalid: expected a device index (0, 1,
-// ...) or a UUID (GPU-<hex>)".  `var_name` is only used in messages.
+// "0,1", "GPU-5a7d... ,1", "" (hides all), "-1" (hides all).  Errors name the
+// bad entry: "HIP_VISIBLE_DEVICES entry 'x' is invalid: expected a device
+// index (0, 1, ...) or a UUID (GPU-<hex>)".  `var_name` is only used in
+// messages.
 Result<VisibleDevices> parse_visible_devices(std::string_view value, std::string_view var_name);
 
 // -------------------------------------------------- etc/group, passwd ---
