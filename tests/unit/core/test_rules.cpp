@@ -41,6 +41,10 @@ TEST_CASE("noretry: an explicit parameter always wins", "[rules][noretry]") {
         CHECK(d1.from_parameter);
     }
     CHECK(rules::effective_noretry(kv("6.12.0"), kNavi10, 2).value == 1);  // non-zero is true
+    // The explanation still says what the default would have been.
+    CHECK_THAT(rules::effective_noretry(kv("6.14.0-27-generic"), kNavi10, 0).explanation,
+               ContainsSubstring("the default for GC 10.1.10 on kernel 6.14.0 would be 0"));
+    CHECK_THAT(rules::effective_noretry(kv("7.2.13"), kNavi10, 0).explanation, ContainsSubstring("would be 1"));
 }
 
 TEST_CASE("noretry: default by kernel and GC version (amdgpu-internals.md §4)", "[rules][noretry]") {

@@ -68,11 +68,13 @@ NoretryDecision effective_noretry(const KernelVersion& kernel, const GcVersion& 
     if (param != -1) {
         // gmc.noretry = (amdgpu_noretry == -1) ? default : amdgpu_noretry; any
         // non-zero value is true.
+        NoretryDecision def = effective_noretry(kernel, gc, -1);
         d.value = param != 0 ? 1 : 0;
         d.from_parameter = true;
         d.explanation = fmt::format(
             "amdgpu.noretry={} is set explicitly, which overrides the kernel default "
-            "(amdgpu_gmc_noretry_set; amdgpu-internals.md §4)", param);
+            "(amdgpu_gmc_noretry_set; amdgpu-internals.md §4); the default for GC {} on kernel {} would be {}{}",
+            param, gc_str(gc), kernel.numeric(), def.value, def.certain ? "" : " (uncertain)");
         return d;
     }
     NoretryEra era;
