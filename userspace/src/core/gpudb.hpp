@@ -57,8 +57,8 @@ std::vector<const Entry*> lookup_device(std::uint16_t pci_device);
 
 // ---- KFD gfx_target_version encoding (rocm-userspace.md §5) -------------
 // 100301 -> {10,3,1}; 110501 -> {11,5,1}; 90010 -> {9,0,10}.  0 (CPU node)
-// and values whose fields are out of range (minor or stepping > 99) ->
-// nullopt.
+// and values whose minor or stepping cannot be written as one hex digit
+// (> 15) -> nullopt.
 std::optional<GfxTarget> decode_gfx_target_version(std::uint32_t v);
 std::uint32_t encode_gfx_target_version(const GfxTarget& t);  // t.kfd_version()
 // "gfx1031" -> {10,3,1}; "gfx90a" -> {9,0,10}: "gfx" + decimal major + one hex

@@ -13,6 +13,7 @@
 #include <charconv>
 #include <cstring>
 #include <deque>
+#include <set>
 
 #include <fmt/format.h>
 
@@ -270,6 +271,7 @@ struct RootFs::Impl {
     Counters counters;
     std::map<std::string, FsResult<std::string>> resolved_follow;    // rel -> canonical rel
     std::map<std::string, FsResult<std::string>> resolved_nofollow;  // rel -> canonical parent + name
+    std::set<std::string> known_dirs;  // canonical paths verified to be directories
     std::map<std::string, RawRead> reads;
     std::map<std::string, FsResult<std::vector<std::string>>> dirs;
     std::map<std::string, FsResult<std::string>> links;
@@ -313,8 +315,9 @@ struct RootFs::Impl {
             }
             done.push_back(std::move(c));
             const bool last = todo.empty();
-            // Prefix already known (a directory resolved earlier)?
             std::string cur = join(done);
+            // A canonical prefix already seen to be a directory needs no new lstat.
+            if (!last && known_dirs.count(cur) != 0) continue;
             struct stat st {};
             if (::fstatat(root_fd.get(), cur.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0)
                 return errno_error(errno, key, cur);
@@ -332,6 +335,7 @@ struct RootFs::Impl {
                 continue;
             }
             if (!last && !S_ISDIR(st.st_mode)) return errno_error(ENOTDIR, key, cur);
+            if (S_ISDIR(st.st_mode)) known_dirs.insert(cur);
         }
         return join(done);
     }

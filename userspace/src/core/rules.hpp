@@ -78,9 +78,11 @@ struct OverrideAssessment {
 };
 OverrideAssessment assess_override(const GfxTarget& native, const GfxTarget& override_target);
 
-// The override value that would be ISA-safe for `native`, if one exists and
-// the native target differs from it (gfx1031 -> 10.3.0; gfx1201 -> none
-// needed... ; gfx1010 -> nullopt: none is safe).
+// The override value that is ISA-safe for `native` ("No restrictions"
+// families only): gfx1031..gfx1036 -> 10.3.0; gfx1030 -> nullopt (it is the
+// base); gfx1200 -> 12.0.1 and gfx1201 -> 12.0.0 (identical ISA); RDNA1,
+// RDNA3, RDNA3.5, GCN/CDNA -> nullopt (none is safe or none is known safe).
+// Whether an override is NEEDED depends on the libraries (not decided here).
 std::optional<GfxTarget> safe_override_for(const GfxTarget& native);
 
 // ---- TTM --------------------------------------------------------------------
