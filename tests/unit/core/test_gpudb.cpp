@@ -9,6 +9,7 @@
 
 #include "core/gpudb.hpp"
 #include "core/parse.hpp"
+#include "core/rules.hpp"
 
 using rdnafix::core::GcVersion;
 using rdnafix::core::GfxTarget;
@@ -257,4 +258,13 @@ TEST_CASE("gpudb: the table compiled in equals the data file", "[gpudb]") {
         ++rows;
     }
     CHECK(rows == gpudb::all().size());
+}
+
+TEST_CASE("gpudb: every row's target is one ROCm knows and has a name round trip", "[gpudb]") {
+    for (const auto& e : gpudb::all()) {
+        INFO(e.gfx.name());
+        CHECK(rdnafix::rules::is_known_rocm_target(e.gfx));
+        // RDNA rows belong to an LLVM generic family; GCN5/CDNA rows do not.
+        CHECK((rdnafix::rules::isa_family_of(e.gfx) != nullptr) == gpudb::is_rdna(e.generation));
+    }
 }

@@ -55,6 +55,8 @@ TEST_CASE("HSA_OVERRIDE_GFX_VERSION values", "[parse][env]") {
     CHECK(parse_hsa_override("11.5.1")->name() == "gfx1151");
     CHECK(parse_hsa_override("9.0.10")->name() == "gfx90a");
     CHECK(parse_hsa_override("63.255.255").ok());
+    CHECK(parse_hsa_override(" 10.3.0")->name() == "gfx1030");  // sscanf %u skips leading blanks, as ROCr
+    CHECK(parse_hsa_override("10.+3.0")->name() == "gfx1030");
 
     struct Bad {
         const char* value;
@@ -72,6 +74,8 @@ TEST_CASE("HSA_OVERRIDE_GFX_VERSION values", "[parse][env]") {
         {"ten.3.0", "unexpected character 't'"},
         {"10", "it has 1 field, ROCr needs exactly three"},
         {"10.3.", "it has 2 fields"},
+        {"-10.3.0", "unexpected character '-'"},
+        {"10.3.0\n", "trailing characters"},
     };
     for (const auto& b : bad) {
         INFO(b.value);

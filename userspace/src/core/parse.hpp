@@ -249,8 +249,9 @@ Environment parse_environ(std::string_view bytes);
 // ----------------------------------------------- HSA / HIP variables ---
 
 // HSA_OVERRIDE_GFX_VERSION value -> target, with ROCr's rules
-// (libhsakmt topology.c: exactly three decimal fields major.minor.stepping,
-// major <= 63, minor <= 255, stepping <= 255, nothing trailing).
+// (libhsakmt topology.c sscanf "%u.%u.%u%c": exactly three decimal fields
+// major.minor.stepping, major <= 63, minor <= 255, stepping <= 255, nothing
+// trailing; like %u, white space or '+' before a number is accepted).
 // "10.3.0" -> {10,3,0}.  "gfx1031", "10.3", "10,3,0", "" -> error whose message
 // names the value and says what is valid (e.g. "10.3.0" for gfx1030).
 Result<GfxTarget> parse_hsa_override(std::string_view value);

@@ -156,6 +156,9 @@ Result<GfxTarget> parse_hsa_override(std::string_view value) {
     unsigned f[3] = {0, 0, 0};
     std::size_t pos = 0;
     for (int i = 0; i < 3; ++i) {
+        // sscanf's %u (ROCr's parser) skips leading white space and takes a '+'.
+        while (pos < v.size() && detail::is_space(v[pos])) ++pos;
+        if (pos < v.size() && v[pos] == '+') ++pos;
         std::size_t start = pos;
         while (pos < v.size() && v[pos] >= '0' && v[pos] <= '9') ++pos;
         if (pos == start) {
