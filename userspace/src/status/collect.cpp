@@ -123,9 +123,14 @@ void collect_driver(core::RootFs &fs, Driver &d, const std::vector<core::LoadedM
 		std::string mod_dir = "sys/module/" + m;
 		if (!fs.exists(mod_dir))
 			continue;
-		live[m + "." + n] = value(fs, mod_dir + "/parameters/" + n, u, m + "." + n);
-		if (!live[m + "." + n] && !fs.exists(mod_dir + "/parameters/" + n))
-			live.erase(m + "." + n); // no such parameter on this kernel
+		// String parameters such as lockup_timeout print "" when unset.
+		auto r = fs.read_value(mod_dir + "/parameters/" + n, {.allow_empty = true});
+		if (r)
+			live[m + "." + n] = *r;
+		else if (r.error().kind == core::FsErrorKind::empty)
+			live[m + "." + n] = "";
+		else if (r.error().kind != core::FsErrorKind::not_found)
+			note(u, m + "." + n, r.error()); // unreadable; not_found: no such parameter here
 	}
 	d.params = build_params(cmdline, modprobe, live);
 	for (auto &p : d.params)

@@ -24,10 +24,14 @@ struct CollectOptions {
 Snapshot collect(const CollectOptions &opts);
 
 // Device sources (both produce the same raw records).
-std::vector<RawPciDevice> raw_devices_from_sysfs(core::RootFs &fs);
+// `class_prefix` selects the PCI devices listed besides DRM parents: "0x03"
+// (display controllers) in rdnactl; tests use "0x" (every PCI device) to compare
+// the two sources on machines without a GPU.
+std::vector<RawPciDevice> raw_devices_from_sysfs(core::RootFs &fs, const std::string &class_prefix = "0x03");
 // libudev enumeration of the drm subsystem and display-class PCI devices,
 // attributes read through udev; `with_libdrm` also queries each amdgpu render
 // node through libdrm.  Returns nullopt with `error` set when udev is unusable.
-std::optional<std::vector<RawPciDevice>> raw_devices_from_udev(bool with_libdrm, std::string &error);
+std::optional<std::vector<RawPciDevice>> raw_devices_from_udev(bool with_libdrm, std::string &error,
+								const std::string &class_prefix = "0x03");
 
 } // namespace rdnafix::status

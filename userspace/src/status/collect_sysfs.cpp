@@ -54,7 +54,7 @@ std::string basename_of(const std::string &p)
 
 } // namespace
 
-std::vector<RawPciDevice> raw_devices_from_sysfs(core::RootFs &fs)
+std::vector<RawPciDevice> raw_devices_from_sysfs(core::RootFs &fs, const std::string &class_prefix)
 {
 	std::map<std::string, RawPciDevice> pci;     // by BDF
 	std::map<std::string, RawPciDevice> non_pci; // by parent path
@@ -89,7 +89,7 @@ std::vector<RawPciDevice> raw_devices_from_sysfs(core::RootFs &fs)
 			if (!is_bdf(bdf))
 				continue;
 			auto cls = fs.read_value("sys/bus/pci/devices/" + bdf + "/class");
-			if (!cls || cls->rfind("0x03", 0) != 0)
+			if (!cls || cls->rfind(class_prefix, 0) != 0)
 				continue;
 			pci[bdf].bdf = bdf;
 		}

@@ -124,7 +124,8 @@ LibdrmInfo query_libdrm(const std::string &node)
 
 } // namespace
 
-std::optional<std::vector<RawPciDevice>> raw_devices_from_udev(bool with_libdrm, std::string &error)
+std::optional<std::vector<RawPciDevice>> raw_devices_from_udev(bool with_libdrm, std::string &error,
+								const std::string &class_prefix)
 {
 	UPtr<udev> u(udev_new());
 	if (!u) {
@@ -181,7 +182,7 @@ std::optional<std::vector<RawPciDevice>> raw_devices_from_udev(bool with_libdrm,
 		UPtr<udev_enumerate> e(udev_enumerate_new(u.get()));
 		if (e) {
 			udev_enumerate_add_match_subsystem(e.get(), "pci");
-			udev_enumerate_add_match_sysattr(e.get(), "class", "0x03*");
+			udev_enumerate_add_match_sysattr(e.get(), "class", (class_prefix + "*").c_str());
 			if (udev_enumerate_scan_devices(e.get()) >= 0)
 				for (auto *l = udev_enumerate_get_list_entry(e.get()); l; l = udev_list_entry_get_next(l)) {
 					UPtr<udev_device> d(

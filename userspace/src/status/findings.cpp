@@ -379,12 +379,17 @@ void check_environment(Ctx &c)
 	auto amd = amd_devices(s);
 	for (const auto &o : env.overrides) {
 		if (!o.valid) {
-			std::string native;
-			for (const Device *d : amd)
-				if (d->gfx_target && (!o.node || d->kfd_node == o.node))
-					native = *d->gfx_target;
-			std::string safe = safe_override_for(native);
-			c.add("RDNA-ENV-001", o.name, fmt::format("{}='{}' is invalid: {}", o.name, o.value, o.error),
+			// The replacement: the safe value of the GPU it applies to, a
+			// discrete GPU first.
+			std::string native, safe;
+			for (int pass = 0; pass < 2 && safe.empty(); ++pass)
+				for (const Device *d : amd)
+					if (d->gfx_target && (!o.node || d->kfd_node == o.node) &&
+					    (pass == 1 || (d->apu && !*d->apu)) && safe.empty()) {
+						native = *d->gfx_target;
+						safe = safe_override_for(native);
+					}
+			c.add("RDNA-ENV-001", o.name, o.error,
 			      "the runtime expects three decimal numbers major.minor.stepping (e.g. 10.3.0); an invalid "
 			      "value is ignored with 'HSA_OVERRIDE_GFX_VERSION ... is invalid', so the workaround you "
 			      "think is active is not",
