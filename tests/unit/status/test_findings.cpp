@@ -68,15 +68,16 @@ std::vector<std::string> ids(const std::vector<Finding> &f)
 	return v;
 }
 
-const Finding *find(const std::vector<Finding> &f, const std::string &id)
+// A copy: evaluate() returns a temporary.
+std::optional<Finding> find(const std::vector<Finding> &f, const std::string &id)
 {
 	for (const auto &x : f)
 		if (x.id == id)
-			return &x;
-	return nullptr;
+			return x;
+	return std::nullopt;
 }
 
-bool has(const std::vector<Finding> &f, const std::string &id) { return find(f, id) != nullptr; }
+bool has(const std::vector<Finding> &f, const std::string &id) { return find(f, id).has_value(); }
 
 } // namespace
 
@@ -120,8 +121,8 @@ TEST_CASE("HSA_OVERRIDE_GFX_VERSION verdicts", "[findings][env]")
 		s.devices = {amd("0000:03:00.0", "gfx1031", "rdna2", false, 1, 0)};
 		set_env(s, "HSA_OVERRIDE_GFX_VERSION=gfx1031\n");
 		auto f = evaluate(s);
-		const Finding *x = find(f, "RDNA-ENV-001");
-		REQUIRE(x);
+		auto x = find(f, "RDNA-ENV-001");
+		REQUIRE(x.has_value());
 		CHECK(x->severity == Severity::error);
 		CHECK_THAT(x->fix, ContainsSubstring("HSA_OVERRIDE_GFX_VERSION=10.3.0"));
 		CHECK(exit_code_for(f) == 1);
@@ -145,8 +146,8 @@ TEST_CASE("HSA_OVERRIDE_GFX_VERSION verdicts", "[findings][env]")
 		s.devices = {amd("0000:05:00.0", "gfx1010", "rdna1", false, 1, 0)};
 		set_env(s, "HSA_OVERRIDE_GFX_VERSION=10.3.0\n");
 		auto f = evaluate(s);
-		const Finding *x = find(f, "RDNA-ENV-002");
-		REQUIRE(x);
+		auto x = find(f, "RDNA-ENV-002");
+		REQUIRE(x.has_value());
 		CHECK(x->severity == Severity::error);
 		auto env = recommend_env(s);
 		REQUIRE_FALSE(env.empty());
@@ -173,8 +174,8 @@ TEST_CASE("HSA_OVERRIDE_GFX_VERSION verdicts", "[findings][env]")
 			     amd("0000:16:00.0", "gfx1036", "rdna2", true, 2, 1)};
 		set_env(s, "HSA_OVERRIDE_GFX_VERSION_2=10.3.0\nHSA_OVERRIDE_GFX_VERSION_7=10.3.0\n");
 		auto f = evaluate(s);
-		const Finding *x = find(f, "RDNA-ENV-004");
-		REQUIRE(x);
+		auto x = find(f, "RDNA-ENV-004");
+		REQUIRE(x.has_value());
 		CHECK_THAT(x->subject, ContainsSubstring("0000:16:00.0"));
 		CHECK(has(f, "RDNA-ENV-005")); // node 7 does not exist
 	}
@@ -194,8 +195,8 @@ TEST_CASE("iGPU before dGPU and *_VISIBLE_DEVICES", "[findings][env]")
 	{
 		set_env(s, "");
 		auto f = evaluate(s);
-		const Finding *x = find(f, "RDNA-ENV-006");
-		REQUIRE(x);
+		auto x = find(f, "RDNA-ENV-006");
+		REQUIRE(x.has_value());
 		CHECK_THAT(x->fix, ContainsSubstring("ROCR_VISIBLE_DEVICES=1"));
 		auto env = recommend_env(s);
 		auto it = std::find_if(env.begin(), env.end(), [](const Export &e) { return e.name == "ROCR_VISIBLE_DEVICES"; });
@@ -222,8 +223,8 @@ TEST_CASE("iGPU before dGPU and *_VISIBLE_DEVICES", "[findings][env]")
 	SECTION("an index out of range is flagged")
 	{
 		set_env(s, "ROCR_VISIBLE_DEVICES=1\nHIP_VISIBLE_DEVICES=1\n");
-		const Finding *x = find(evaluate(s), "RDNA-ENV-007");
-		REQUIRE(x);
+		auto x = find(evaluate(s), "RDNA-ENV-007");
+		REQUIRE(x.has_value());
 		CHECK_THAT(x->finding, ContainsSubstring("index 1"));
 	}
 }
@@ -243,8 +244,8 @@ TEST_CASE("RDNA1 noretry", "[findings][driver]")
 	s.driver.params.push_back(p);
 	SECTION("noretry=0 in effect is flagged with a command-line fix")
 	{
-		const Finding *x = find(evaluate(s), "RDNA-DRV-003");
-		REQUIRE(x);
+		auto x = find(evaluate(s), "RDNA-DRV-003");
+		REQUIRE(x.has_value());
 		CHECK_THAT(x->fix, ContainsSubstring("amdgpu.noretry=1"));
 		CHECK_THAT(x->why, ContainsSubstring("hang"));
 	}
@@ -285,16 +286,16 @@ TEST_CASE("driver parameters", "[findings][driver]")
 	gtt.source_line = 1;
 	s.driver.params.push_back(gtt);
 	auto f = evaluate(s);
-	const Finding *x = find(f, "RDNA-DRV-004");
-	REQUIRE(x);
+	auto x = find(f, "RDNA-DRV-004");
+	REQUIRE(x.has_value());
 	CHECK(x->severity == Severity::info);
 	CHECK_THAT(x->why, ContainsSubstring("pte_fragment_size"));
 	CHECK(has(f, "RDNA-DRV-005"));
-	const Finding *o = find(f, "RDNA-DRV-006");
-	REQUIRE(o);
+	auto o = find(f, "RDNA-DRV-006");
+	REQUIRE(o.has_value());
 	CHECK_THAT(o->finding, ContainsSubstring("/etc/modprobe.d/amdgpu.conf:3"));
-	const Finding *m = find(f, "RDNA-DRV-007"); // 65536 configured, -1 live
-	REQUIRE(m);
+	auto m = find(f, "RDNA-DRV-007"); // 65536 configured, -1 live
+	REQUIRE(m.has_value());
 	CHECK_THAT(m->fix, ContainsSubstring("update-initramfs"));
 }
 
@@ -308,8 +309,8 @@ TEST_CASE("amdgpu not loaded / not live", "[findings][driver]")
 	s.access.nodes[0].exists = false;
 	auto f = evaluate(s);
 	CHECK(has(f, "RDNA-DRV-001"));
-	const Finding *k = find(f, "RDNA-ACC-001");
-	REQUIRE(k);
+	auto k = find(f, "RDNA-ACC-001");
+	REQUIRE(k.has_value());
 	CHECK_THAT(k->finding, ContainsSubstring("amdgpu is not loaded"));
 	s.driver.amdgpu_loaded = true;
 	s.driver.initstate = "coming";
@@ -325,8 +326,8 @@ TEST_CASE("access", "[findings][access]")
 		s.access.nodes[0].exists = false;
 		s.access.container = true;
 		s.access.container_evidence = "/.dockerenv";
-		const Finding *x = find(evaluate(s), "RDNA-ACC-001");
-		REQUIRE(x);
+		auto x = find(evaluate(s), "RDNA-ACC-001");
+		REQUIRE(x.has_value());
 		CHECK_THAT(x->fix, ContainsSubstring("--device=/dev/kfd"));
 	}
 	SECTION("not in the render group")
@@ -334,8 +335,8 @@ TEST_CASE("access", "[findings][access]")
 		s.access.nodes[0].can_open = false;
 		s.access.nodes[0].missing_group = "render";
 		s.access.nodes[0].verdict = "not a member of 'render'";
-		const Finding *x = find(evaluate(s), "RDNA-ACC-002");
-		REQUIRE(x);
+		auto x = find(evaluate(s), "RDNA-ACC-002");
+		REQUIRE(x.has_value());
 		CHECK_THAT(x->fix, ContainsSubstring("usermod -aG render alice"));
 	}
 	SECTION("in /etc/group but not logged in again")
@@ -395,8 +396,8 @@ TEST_CASE("APU memory ceiling", "[findings][memory]")
 	s.driver.mem_total_bytes = 128ull << 30;
 	SECTION("half of RAM is flagged, with a pages_limit fix")
 	{
-		const Finding *x = find(evaluate(s), "RDNA-MEM-001");
-		REQUIRE(x);
+		auto x = find(evaluate(s), "RDNA-MEM-001");
+		REQUIRE(x.has_value());
 		CHECK_THAT(x->fix, ContainsSubstring("pages_limit=25165824")); // 96 GiB * 262144
 	}
 	SECTION("a raised limit is fine")
@@ -425,8 +426,8 @@ TEST_CASE("slow debug variables, HSA_XNACK, expandable_segments", "[findings][en
 	set_env(s, "HIP_LAUNCH_BLOCKING=1\nAMD_SERIALIZE_KERNEL=3\nHSA_XNACK=1\n"
 		   "PYTORCH_HIP_ALLOC_CONF=expandable_segments:True\nPYTORCH_NO_HIP_MEMORY_CACHING=0\n");
 	auto f = evaluate(s);
-	const Finding *x = find(f, "RDNA-ENV-008");
-	REQUIRE(x);
+	auto x = find(f, "RDNA-ENV-008");
+	REQUIRE(x.has_value());
 	CHECK_THAT(x->finding, ContainsSubstring("HIP_LAUNCH_BLOCKING=1"));
 	CHECK_THAT(x->finding, ContainsSubstring("AMD_SERIALIZE_KERNEL=3"));
 	CHECK_THAT(x->finding, !ContainsSubstring("PYTORCH_NO_HIP_MEMORY_CACHING"));
@@ -444,12 +445,12 @@ TEST_CASE("gfx support list", "[findings][gpu]")
 {
 	auto s = base();
 	s.devices = {amd("0000:05:00.0", "gfx1010", "rdna1", false, 1, 0)};
-	const Finding *x = find(evaluate(s), "RDNA-GPU-002");
-	REQUIRE(x);
+	auto x = find(evaluate(s), "RDNA-GPU-002");
+	REQUIRE(x.has_value());
 	CHECK(x->severity == Severity::warn);
 	s.devices = {amd("0000:03:00.0", "gfx1031", "rdna2", false, 1, 0)};
 	x = find(evaluate(s), "RDNA-GPU-002");
-	REQUIRE(x);
+	REQUIRE(x.has_value());
 	CHECK(x->severity == Severity::info);
 	s.devices = {amd("0000:03:00.0", "gfx1100", "rdna3", false, 1, 0)};
 	CHECK_FALSE(has(evaluate(s), "RDNA-GPU-002"));
@@ -474,8 +475,8 @@ TEST_CASE("rdnafix module state", "[findings][rdnafix]")
 	s.rdnafix.devices = {d};
 	auto f = evaluate(s);
 	CHECK_FALSE(has(f, "RDNA-MOD-001"));
-	const Finding *h = find(f, "RDNA-MOD-002");
-	REQUIRE(h);
+	auto h = find(f, "RDNA-MOD-002");
+	REQUIRE(h.has_value());
 	CHECK_THAT(h->finding, ContainsSubstring("get_vm_pte"));
 	CHECK(has(f, "RDNA-MOD-004"));
 	CHECK(has(f, "RDNA-MOD-005"));

@@ -83,7 +83,7 @@ void add_status_command(CLI::App &app, int *rc)
 		auto snap = status::collect(collect_options(*opts));
 		auto findings = snap.nothing_readable ? std::vector<status::Finding>{} : status::evaluate(snap);
 		if (*json) {
-			std::string out = status::to_json(snap, findings).dump(2);
+			std::string out = status::to_json(snap, findings).dump(2, ' ', false, nlohmann::json::error_handler_t::replace);
 			std::fwrite(out.data(), 1, out.size(), stdout);
 			std::fputc('\n', stdout);
 		} else {
