@@ -391,3 +391,42 @@ TEST_CASE("rootfs: the live root uses the same API", "[rootfs]") {
     CHECK(st->dev_major == 1);
     CHECK(st->dev_minor == 3);
 }
+
+TEST_CASE("rootfs: in-root resolution agrees with the kernel's realpath()", "[rootfs]") {
+    // For links that stay inside the tree, resolving below the root must give
+    // exactly what the kernel gives (the --root and live paths agree).
+    TempTree t;
+    const std::string dev = "sys/devices/pci0000:00/0000:00:03.1/0000:0a:00.0/0000:0b:00.0/0000:0c:00.0";
+    t.file(dev + "/vendor", "0x1002\n");
+    t.dir(dev + "/drm/card1");
+    t.dir(dev + "/drm/renderD128");
+    t.dir("sys/bus/pci/drivers/amdgpu");
+    t.link("sys/bus/pci/devices/0000:0c:00.0", "../../../devices/pci0000:00/0000:00:03.1/0000:0a:00.0/0000:0b:00.0/0000:0c:00.0");
+    t.link(dev + "/driver", "../../../../../../bus/pci/drivers/amdgpu");
+    t.link("sys/class/drm/card1", "../../devices/pci0000:00/0000:00:03.1/0000:0a:00.0/0000:0b:00.0/0000:0c:00.0/drm/card1");
+    t.link("sys/class/drm/renderD128", "../../" + dev.substr(4) + "/drm/renderD128");
+    t.link(dev + "/drm/card1/device", "../../../0000:0c:00.0");
+    t.link("sys/dev/char/226:1", "../../devices/pci0000:00/0000:00:03.1/0000:0a:00.0/0000:0b:00.0/0000:0c:00.0/drm/card1");
+    t.link("hop1", "sys/class/drm/card1/device/drm/../drm/./renderD128");
+    t.link("hop2", "sys/class/drm/card1/device/../0000:0c:00.0/vendor");
+    RootFs r(t.root());
+    const char* paths[] = {"sys/bus/pci/devices/0000:0c:00.0/driver",
+                           "sys/class/drm/card1/device",
+                           "sys/class/drm/card1/device/vendor",
+                           "sys/class/drm/renderD128/../card1/device/driver",
+                           "sys/dev/char/226:1/device/drm",
+                           "hop1",
+                           "hop2",
+                           "sys/class/drm/card1/device/../../.."};
+    for (const char* p : paths) {
+        INFO(p);
+        std::unique_ptr<char, decltype(&::free)> real(::realpath((t.root() + "/" + p).c_str(), nullptr), &::free);
+        REQUIRE(real != nullptr);
+        auto ours = r.canonical(p);
+        REQUIRE(ours.ok());
+        const std::string prefix = fs::canonical(t.root()).string();
+        std::string expected = std::string(real.get()).substr(prefix.size());
+        if (!expected.empty() && expected.front() == '/') expected.erase(0, 1);
+        CHECK(*ours == expected);
+    }
+}
