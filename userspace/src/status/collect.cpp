@@ -191,9 +191,16 @@ void collect_rdnafix(core::RootFs &fs, Rdnafix &r, const std::string &release,
 		r.loaded_evidence = "sys/module/rdnafix";
 	}
 	if (auto params = fs.list_dir("sys/module/rdnafix/parameters")) {
-		for (const auto &p : *params)
-			if (auto v = value(fs, "sys/module/rdnafix/parameters/" + p, u, "rdnafix.parameters." + p, true))
+		for (const auto &p : *params) {
+			// String parameters (targets, exclude) print "\n" when empty.
+			auto v = fs.read_value("sys/module/rdnafix/parameters/" + p, {.allow_empty = true});
+			if (v)
 				r.params[p] = *v;
+			else if (v.error().kind == core::FsErrorKind::empty)
+				r.params[p] = "";
+			else
+				note(u, "rdnafix.parameters." + p, v.error());
+		}
 	}
 	const std::string base = "sys/kernel/rdnafix";
 	if (!fs.exists(base))
