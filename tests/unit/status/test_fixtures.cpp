@@ -93,3 +93,34 @@ TEST_CASE("fixture goldens: key text lines", "[fixtures]")
 		}
 	}
 }
+
+TEST_CASE("rdnactl env on fixture machines", "[fixtures][env]")
+{
+	auto env_of = [](const std::string &m, const std::string &shell) {
+		fs::path dir = fs::path(RDNAFIX_FIXTURES) / m;
+		std::vector<std::string> a{"env", "--shell", shell, "--root", (dir / "root").string(), "--env",
+					   (dir / "env").string()};
+		return run_rdnactl(a);
+	};
+	auto r = env_of("rx6750xt-raphael", "sh");
+	CHECK(r.exit_code == 0);
+	CHECK(r.out.find("export HSA_OVERRIDE_GFX_VERSION='10.3.0'\n") != std::string::npos);
+	CHECK(r.out.find("unset HIP_VISIBLE_DEVICES\n") != std::string::npos);
+	CHECK(r.out.find("export ROCR_VISIBLE_DEVICES='0'\n") != std::string::npos);
+	// Every command line is preceded by a one-line comment.
+	std::istringstream in(r.out);
+	std::string prev, line;
+	while (std::getline(in, line)) {
+		if (line.rfind("export ", 0) == 0 || line.rfind("unset ", 0) == 0)
+			CHECK(prev.rfind("# ", 0) == 0);
+		prev = line;
+	}
+	auto fish = env_of("rx5600xt-k614", "fish");
+	CHECK(fish.out.find("set -e HSA_OVERRIDE_GFX_VERSION\n") != std::string::npos);
+	auto none = env_of("no-amd-gpu", "sh");
+	CHECK(none.exit_code == 0);
+	CHECK(none.out == "# rdnactl env: nothing to set for this machine\n");
+	auto strix = env_of("strix-halo", "sh");
+	CHECK(strix.out.find("unset HSA_OVERRIDE_GFX_VERSION\n") != std::string::npos);
+	CHECK(strix.out.find("export") == std::string::npos);
+}

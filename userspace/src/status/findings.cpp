@@ -674,8 +674,17 @@ std::vector<Export> recommend_env(const Snapshot &snap)
 	std::vector<Export> out;
 	std::set<std::string> done;
 	auto add = [&](Export e) {
+		if (e.comment.size() > 160)
+			e.comment = e.comment.substr(0, 157) + "...";
 		if (done.insert(e.name).second)
 			out.push_back(std::move(e));
+	};
+	// One short line: the first clause of a finding.
+	auto clause = [](std::string s) {
+		auto cut = s.find(": ");
+		if (cut != std::string::npos && cut > 20)
+			s.resize(cut);
+		return s;
 	};
 	const auto &env = snap.environment;
 	auto findings = evaluate(snap);
@@ -686,10 +695,10 @@ std::vector<Export> recommend_env(const Snapshot &snap)
 			if (f.id == "RDNA-ENV-001" && f.fix.rfind("export ", 0) == 0) {
 				auto eq = f.fix.find('=');
 				auto sp = f.fix.find(' ', eq);
-				add({var, f.fix.substr(eq + 1, sp - eq - 1), false, "invalid value replaced: " + f.finding,
+				add({var, f.fix.substr(eq + 1, sp - eq - 1), false, clause(f.finding) + "; this is the ISA-safe value",
 				     f.id});
 			} else {
-				add({var, "", true, f.finding, f.id});
+				add({var, "", true, clause(f.finding), f.id});
 			}
 		} else if (f.id == "RDNA-ENV-008") {
 			for (std::string_view n : {"HIP_LAUNCH_BLOCKING", "AMD_SERIALIZE_KERNEL", "AMD_SERIALIZE_COPY",
@@ -710,9 +719,9 @@ std::vector<Export> recommend_env(const Snapshot &snap)
 			}
 			if (pos != std::string::npos)
 				add({"ROCR_VISIBLE_DEVICES", f.fix.substr(pos + 21), false,
-				     "select the discrete GPU(s) only: " + f.finding, f.id});
+				     "select only the discrete GPU(s): " + clause(f.finding), f.id});
 			else if (f.id == "RDNA-ENV-007")
-				add({"ROCR_VISIBLE_DEVICES", "", true, f.finding, f.id});
+				add({"ROCR_VISIBLE_DEVICES", "", true, clause(f.finding), f.id});
 		}
 	}
 	// Needed override: a gfx103x GPU other than gfx1030 and no valid override set.
