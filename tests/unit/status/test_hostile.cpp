@@ -18,7 +18,7 @@ using Catch::Matchers::ContainsSubstring;
 using rdnafix::test::run_rdnactl;
 using rdnafix::test::TempDir;
 
-TEST_CASE("--root that cannot be used exits 2 with a clear message", "[hostile]")
+TEST_CASE("an unusable root exits 2 with a clear message", "[hostile]")
 {
 	TempDir t;
 	SECTION("does not exist")
