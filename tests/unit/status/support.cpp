@@ -16,12 +16,21 @@ namespace rdnafix::test {
 
 namespace fs = std::filesystem;
 
-RunResult run_rdnactl(const std::vector<std::string> &args, const std::vector<std::string> &extra_env)
+std::vector<std::string> drop_root_prefix()
+{
+	if (geteuid() != 0 || access("/usr/bin/setpriv", X_OK) != 0)
+		return {};
+	return {"/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"};
+}
+
+RunResult run_rdnactl(const std::vector<std::string> &args, const std::vector<std::string> &extra_env,
+		      const std::vector<std::string> &prefix)
 {
 	int out[2], err[2];
 	if (pipe2(out, O_CLOEXEC) != 0 || pipe2(err, O_CLOEXEC) != 0)
 		throw std::runtime_error("pipe failed");
-	std::vector<std::string> argv_s{RDNACTL_PATH};
+	std::vector<std::string> argv_s = prefix;
+	argv_s.push_back(RDNACTL_PATH);
 	argv_s.insert(argv_s.end(), args.begin(), args.end());
 	std::vector<char *> argv;
 	for (auto &a : argv_s)

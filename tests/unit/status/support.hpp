@@ -14,7 +14,12 @@ struct RunResult {
 	std::string err;  // stderr
 };
 // Runs RDNACTL_PATH with `args` (no shell: argv passed as is).
-RunResult run_rdnactl(const std::vector<std::string> &args, const std::vector<std::string> &extra_env = {});
+// `prefix` is prepended to the command line (e.g. setpriv to drop root).
+RunResult run_rdnactl(const std::vector<std::string> &args, const std::vector<std::string> &extra_env = {},
+		      const std::vector<std::string> &prefix = {});
+// argv that runs a program as uid/gid 65534 (nobody) with no supplementary
+// groups, when this process is root and setpriv exists; empty otherwise.
+std::vector<std::string> drop_root_prefix();
 
 // A fresh directory under $TMPDIR, removed (recursively, permissions restored) at scope end.
 class TempDir {

@@ -130,16 +130,71 @@ TEST_CASE("garbage, binary, huge, empty, directories and symlink loops", "[hosti
 
 TEST_CASE("an unreadable file is named with its reason", "[hostile]")
 {
-	if (::geteuid() == 0)
-		SKIP("running as root: permission bits do not stop root (EISDIR/ELOOP/binary cover the other reasons)");
+	// Root ignores permission bits: drop to nobody for this run.
+	std::vector<std::string> prefix = rdnafix::test::drop_root_prefix();
+	if (::geteuid() == 0 && prefix.empty())
+		SKIP("running as root without setpriv: permission bits do not stop root");
 	TempDir t;
+	fs::permissions(t.path(), fs::perms::owner_all | fs::perms::others_read | fs::perms::others_exec);
 	t.write("proc/sys/kernel/osrelease", "6.12.0\n");
 	t.write("sys/module/amdgpu/initstate", "live\n");
+	t.write("etc/group", "root:x:0:\n");
 	fs::permissions(t.path() / "sys/module/amdgpu/initstate", fs::perms::none);
-	auto r = run_rdnactl({"status", "--json", "--root", t.path().string()});
+	fs::permissions(t.path() / "etc/group", fs::perms::none);
+	for (const char *d : {"proc", "proc/sys", "proc/sys/kernel", "sys", "sys/module", "sys/module/amdgpu", "etc"})
+		fs::permissions(t.path() / d, fs::perms::owner_all | fs::perms::others_read | fs::perms::others_exec);
+	fs::permissions(t.path() / "proc/sys/kernel/osrelease", fs::perms::owner_all | fs::perms::others_read);
+	auto r = run_rdnactl({"status", "--json", "--root", t.path().string()}, {}, prefix);
+	INFO(r.out << r.err);
+	CHECK((r.exit_code == 0 || r.exit_code == 1));
 	auto j = nlohmann::json::parse(r.out);
-	bool found = false;
+	bool initstate = false;
 	for (const auto &u : j["driver"]["unreadable"])
-		found = found || u["path"].get<std::string>().find("initstate") != std::string::npos;
-	CHECK(found);
+		if (u["path"].get<std::string>().find("initstate") != std::string::npos) {
+			initstate = true;
+			CHECK_THAT(u["reason"].get<std::string>(), ContainsSubstring("permission"));
+		}
+	CHECK(initstate);
+	bool group = false;
+	for (const auto &u : j["access"]["unreadable"])
+		group = group || u["path"].get<std::string>() == "etc/group";
+	CHECK(group);
+	CHECK(j["driver"]["kernel_release"] == "6.12.0");
+}
+
+TEST_CASE("process subject: in etc/group but not in the session means log in again", "[hostile][access]")
+{
+	std::vector<std::string> prefix = rdnafix::test::drop_root_prefix();
+	if (prefix.empty())
+		SKIP("needs root and setpriv to run as a user whose session lacks a configured group");
+	TempDir t;
+	fs::permissions(t.path(), fs::perms::owner_all | fs::perms::others_read | fs::perms::others_exec);
+	t.write("etc/passwd", "root:x:0:0:root:/root:/bin/bash\nnobody:x:65534:65534:nobody:/nonexistent:/usr/sbin/nologin\n");
+	t.write("etc/group", "root:x:0:\nvideo:x:44:\nrender:x:109:nobody\nnogroup:x:65534:\n");
+	t.write("dev/kfd", "");
+	t.write("dev/.devnodes", "dev/kfd c 235:0 0660 root render\n");
+	t.write("proc/sys/kernel/osrelease", "6.12.0\n");
+	t.write("sys/module/amdgpu/initstate", "live\n");
+	for (const auto &e : fs::recursive_directory_iterator(t.path()))
+		fs::permissions(e.path(), fs::perms::others_read | (e.is_directory() ? fs::perms::others_exec : fs::perms::none),
+				fs::perm_options::add);
+	auto r = run_rdnactl({"status", "--json", "--root", t.path().string()}, {}, prefix);
+	INFO(r.out << r.err);
+	auto j = nlohmann::json::parse(r.out);
+	CHECK(j["access"]["subject"] == "process");
+	CHECK(j["access"]["user"] == "nobody");
+	CHECK(j["access"]["relogin_groups"] == nlohmann::json::array({"render"}));
+	CHECK(j["access"]["nodes"][0]["can_open"] == false);
+	bool relogin = false, not_member = false;
+	for (const auto &f : j["findings"]) {
+		relogin = relogin || f["id"] == "RDNA-ACC-003";
+		not_member = not_member || f["id"] == "RDNA-ACC-002";
+	}
+	CHECK(relogin);
+	CHECK_FALSE(not_member);
+	CHECK(r.exit_code == 1);
+	// The same root judged for --user nobody: etc/group counts, so access is granted.
+	auto u = run_rdnactl({"status", "--json", "--root", t.path().string(), "--user", "nobody"});
+	auto ju = nlohmann::json::parse(u.out);
+	CHECK(ju["access"]["nodes"][0]["can_open"] == true);
 }
