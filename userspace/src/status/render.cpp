@@ -61,7 +61,7 @@ ordered_json to_json(const Snapshot &s, const std::vector<Finding> &findings)
 	j["schema_version"] = kSchemaVersion;
 	j["rdnactl_version"] = RDNAFIX_VERSION;
 	j["root"] = s.root;
-	j["collector"] = s.collector;
+	j["collector"] = str_or_null(s.collector); // null when nothing could be read
 	auto c = count(findings);
 	j["exit_code"] = s.nothing_readable ? 2 : exit_code_for(findings);
 	j["summary"] = {{"errors", c.errors}, {"warnings", c.warnings}, {"info", c.info}};
@@ -283,7 +283,7 @@ std::string render_text(const Snapshot &s, const std::vector<Finding> &findings,
 	std::string o;
 	auto line = [&](const std::string &l) { o += l + "\n"; };
 	line(st.head(fmt::format("rdnactl {} status", RDNAFIX_VERSION)) +
-	     fmt::format(" — root {} ({} collector)", s.root, s.collector));
+	     fmt::format(" — root {}{}", s.root, s.collector.empty() ? "" : " (" + s.collector + " collector)"));
 	if (s.nothing_readable) {
 		line("error: " + s.nothing_readable_reason);
 		return o;
