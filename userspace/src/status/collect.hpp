@@ -1,0 +1,37 @@
+#pragma once
+// Collectors: read the machine (or a captured tree) and fill a Snapshot.
+// They read; they never decide (findings.hpp decides).
+#include "raw.hpp"
+#include "snapshot.hpp"
+
+#include "core/rootfs.hpp"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace rdnafix::status {
+
+struct CollectOptions {
+	std::string root = "/";
+	bool live = true;                  // devices via libudev + libdrm (only with root "/")
+	std::optional<std::string> env_file; // --env FILE (a host path)
+	std::optional<std::string> user;     // --user NAME
+};
+
+// The whole snapshot.  Never throws for bad input; unreadable items are
+// recorded per item and `nothing_readable` is set when the root is unusable.
+Snapshot collect(const CollectOptions &opts);
+
+// Device sources (both produce the same raw records).
+// `class_prefix` selects the PCI devices listed besides DRM parents: "0x03"
+// (display controllers) in rdnactl; tests use "0x" (every PCI device) to compare
+// the two sources on machines without a GPU.
+std::vector<RawPciDevice> raw_devices_from_sysfs(core::RootFs &fs, const std::string &class_prefix = "0x03");
+// libudev enumeration of the drm subsystem and display-class PCI devices,
+// attributes read through udev; `with_libdrm` also queries each amdgpu render
+// node through libdrm.  Returns nullopt with `error` set when udev is unusable.
+std::optional<std::vector<RawPciDevice>> raw_devices_from_udev(bool with_libdrm, std::string &error,
+								const std::string &class_prefix = "0x03");
+
+} // namespace rdnafix::status

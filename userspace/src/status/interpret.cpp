@@ -1,0 +1,429 @@
+#include "interpret.hpp"
+
+#include "core/gpudb.hpp"
+#include "core/rules.hpp"
+
+#include <algorithm>
+#include <fmt/format.h>
+
+namespace rdnafix::status {
+
+namespace {
+
+// Parse an attribute as an unsigned number; record why not in `u`.
+std::optional<std::uint64_t> num(const RawPciDevice &raw, const std::string &attr, const std::string &item,
+				 std::vector<Unreadable> &u, bool expected)
+{
+	auto it = raw.attrs.find(attr);
+	if (it == raw.attrs.end())
+		return std::nullopt;
+	const RawValue &v = it->second;
+	if (!v.text) {
+		if (expected)
+			u.push_back({item, v.path, v.reason});
+		return std::nullopt;
+	}
+	auto r = core::parse_u64(*v.text);
+	if (!r) {
+		u.push_back({item, v.path, "unreadable: " + r.error().message});
+		return std::nullopt;
+	}
+	return *r;
+}
+
+std::optional<std::uint32_t> u32(std::optional<std::uint64_t> v)
+{
+	if (v && *v <= 0xffffffffu)
+		return std::uint32_t(*v);
+	return std::nullopt;
+}
+
+} // namespace
+
+Device build_device(const RawPciDevice &raw, const std::vector<KfdNodeInfo> &kfd, const core::AmdgpuIds *ids)
+{
+	Device d;
+	d.pci_bdf = raw.bdf;
+	for (const auto &n : raw.drm_nodes) {
+		if (n.rfind("card", 0) == 0 && d.card.empty())
+			d.card = n;
+		else if (n.rfind("renderD", 0) == 0 && d.render_node.empty())
+			d.render_node = n;
+	}
+	d.driver = raw.driver;
+	if (raw.bdf.empty())
+		return d; // a DRM device without a PCI parent: nothing more to read
+
+	d.vendor_id = u32(num(raw, "vendor", "vendor_id", d.unreadable, true));
+	d.device_id = u32(num(raw, "device", "device_id", d.unreadable, true));
+	d.subsystem_vendor_id = u32(num(raw, "subsystem_vendor", "subsystem_vendor_id", d.unreadable, true));
+	d.subsystem_device_id = u32(num(raw, "subsystem_device", "subsystem_device_id", d.unreadable, true));
+	d.revision = u32(num(raw, "revision", "revision", d.unreadable, true));
+	d.pci_class = u32(num(raw, "class", "pci_class", d.unreadable, true));
+	d.is_amd = d.vendor_id == 0x1002u && (!d.pci_class || (*d.pci_class >> 16) == 0x03);
+	if (!d.is_amd)
+		return d;
+
+	const bool bound = d.driver == "amdgpu";
+	d.vram_total_bytes = num(raw, "mem_info_vram_total", "vram_total_bytes", d.unreadable, bound);
+	d.gtt_total_bytes = num(raw, "mem_info_gtt_total", "gtt_total_bytes", d.unreadable, bound);
+	auto gmaj = num(raw, "ip_discovery/die/0/GC/0/major", "gc_version", d.unreadable, bound);
+	auto gmin = num(raw, "ip_discovery/die/0/GC/0/minor", "gc_version", d.unreadable, bound);
+	auto grev = num(raw, "ip_discovery/die/0/GC/0/revision", "gc_version", d.unreadable, bound);
+	std::optional<core::GcVersion> gc;
+	if (gmaj && gmin && grev)
+		gc = core::GcVersion{unsigned(*gmaj), unsigned(*gmin), unsigned(*grev)};
+
+	// The GPU database row for this PCI id.
+	const gpudb::Entry *row = nullptr;
+	if (d.device_id && d.revision)
+		row = gpudb::lookup(std::uint16_t(*d.device_id), std::uint8_t(*d.revision));
+	if (row) {
+		d.codename = std::string(row->codename);
+		d.apu = row->apu;
+		if (!gc)
+			gc = row->gc;
+	}
+	if (gc)
+		d.gc_version = gc->to_string();
+
+	// KFD node of this device (matched by PCI address).
+	int gpu_index = 0;
+	for (const auto &n : kfd) {
+		if (!n.props.is_gpu())
+			continue;
+		if (n.props.pci_bdf() == raw.bdf) {
+			d.kfd_node = n.node_id;
+			d.kfd_gpu_index = gpu_index;
+			d.kfd_gpu_id = n.gpu_id;
+			if (n.props.gfx_target_version)
+				d.kfd_gfx_target_version = std::uint32_t(n.props.gfx_target_version);
+			if (!d.vram_total_bytes && n.local_mem_bytes)
+				d.vram_total_bytes = n.local_mem_bytes;
+		}
+		++gpu_index;
+	}
+
+	// gfx target: KFD first, then libdrm family/external rev, then the PCI-id table,
+	// then the GC version.
+	if (d.kfd_gfx_target_version) {
+		if (auto t = gpudb::decode_gfx_target_version(*d.kfd_gfx_target_version)) {
+			d.gfx_target = t->name();
+			d.gfx_target_source = "kfd";
+		}
+	}
+	if (raw.libdrm) {
+		const auto &l = *raw.libdrm;
+		d.libdrm_family_id = l.family_id;
+		d.libdrm_external_rev = l.external_rev;
+		if (!d.gfx_target && l.family_id && l.external_rev) {
+			if (auto chip = gpudb::chip_from_drm(*l.family_id, *l.external_rev)) {
+				d.gfx_target = chip->gfx.name();
+				d.gfx_target_source = "libdrm";
+			}
+		}
+		if (l.apu)
+			d.apu = l.apu;
+		if (l.marketing_name && !l.marketing_name->empty()) {
+			d.marketing_name = l.marketing_name;
+			d.marketing_name_source = "libdrm";
+		}
+		if (!d.vram_total_bytes && l.vram_total_bytes)
+			d.vram_total_bytes = l.vram_total_bytes;
+		if (!d.gtt_total_bytes && l.gtt_total_bytes)
+			d.gtt_total_bytes = l.gtt_total_bytes;
+		if (!l.error.empty())
+			d.unreadable.push_back({"libdrm", "/dev/dri/" + d.render_node, "unreadable: " + l.error});
+	}
+	if (!d.gfx_target && row) {
+		d.gfx_target = row->gfx.name();
+		d.gfx_target_source = "pci-id-table";
+	}
+	if (!d.gfx_target && gc) {
+		if (auto t = gpudb::kfd_target_for_gc(*gc)) {
+			d.gfx_target = t->name();
+			d.gfx_target_source = "gc-version";
+		}
+	}
+	if (row)
+		d.generation = std::string(gpudb::to_string(row->generation));
+	else if (gc)
+		if (auto g = gpudb::generation_for_gc(*gc))
+			d.generation = std::string(gpudb::to_string(*g));
+
+	if (!d.marketing_name && ids && d.device_id && d.revision) {
+		if (const auto *e = ids->lookup(std::uint16_t(*d.device_id), std::uint8_t(*d.revision))) {
+			d.marketing_name = e->name;
+			d.marketing_name_source = "amdgpu.ids";
+		}
+	}
+	// Unreadable gc_version is reported once.
+	auto &u = d.unreadable;
+	bool seen = false;
+	u.erase(std::remove_if(u.begin(), u.end(),
+			       [&](const Unreadable &x) {
+				       if (x.item != "gc_version")
+					       return false;
+				       if (seen || d.gc_version)
+					       return true;
+				       seen = true;
+				       return false;
+			       }),
+		u.end());
+	return d;
+}
+
+std::vector<Device> build_devices(const std::vector<RawPciDevice> &raws, const std::vector<KfdNodeInfo> &kfd,
+				  const core::AmdgpuIds *ids)
+{
+	std::vector<Device> out;
+	for (const auto &r : raws)
+		out.push_back(build_device(r, kfd, ids));
+	std::stable_sort(out.begin(), out.end(), [](const Device &a, const Device &b) {
+		if (a.pci_bdf.empty() != b.pci_bdf.empty())
+			return b.pci_bdf.empty();
+		if (a.pci_bdf != b.pci_bdf)
+			return a.pci_bdf < b.pci_bdf;
+		return a.card < b.card;
+	});
+	return out;
+}
+
+void apply_noretry(std::vector<Device> &devices, const Driver &driver, const Rdnafix &rdnafix)
+{
+	std::optional<core::KernelVersion> kv;
+	if (auto pv = core::parse_proc_version(driver.kernel_version_line); pv)
+		kv = pv->upstream ? *pv->upstream : pv->release;
+	else if (auto r = core::parse_kernel_release(driver.kernel_release); r)
+		kv = *r;
+	std::optional<int> param;
+	bool loaded_param = false;
+	for (const auto &p : driver.params)
+		if (p.module == "amdgpu" && p.name == "noretry" && p.live_value) {
+			if (auto v = core::parse_i64(*p.live_value); v) {
+				param = int(*v);
+				loaded_param = true;
+			}
+		}
+	for (auto &d : devices) {
+		if (!d.is_amd)
+			continue;
+		for (const auto &rd : rdnafix.devices)
+			if (rd.pci_bdf == d.pci_bdf) {
+				auto it = rd.values.find("noretry_applied");
+				if (it != rd.values.end())
+					if (auto v = core::parse_i64(it->second); v && *v >= 0)
+						d.rdnafix_noretry_applied = int(*v);
+			}
+		if (!d.gc_version || !kv || !driver.amdgpu_loaded || d.driver != "amdgpu")
+			continue;
+		auto gc = core::parse_gc_version(*d.gc_version);
+		if (!gc)
+			continue;
+		auto dec = rules::effective_noretry(*kv, *gc, loaded_param ? *param : -1);
+		d.noretry_effective = dec.value;
+		d.noretry_rule = dec.explanation;
+		if (d.rdnafix_noretry_applied) {
+			d.noretry_effective = *d.rdnafix_noretry_applied;
+			d.noretry_rule = fmt::format("rdnafix applied noretry={} to this device (amdgpu alone: {})",
+						     *d.rdnafix_noretry_applied, dec.explanation);
+		}
+	}
+}
+
+const std::vector<std::pair<std::string, std::string>> &reported_params()
+{
+	static const std::vector<std::pair<std::string, std::string>> p{
+		{"amdgpu", "noretry"},	    {"amdgpu", "vm_fragment_size"}, {"amdgpu", "gttsize"},
+		{"amdgpu", "mtype_local"},  {"amdgpu", "lockup_timeout"},   {"amdgpu", "ppfeaturemask"},
+		{"amdgpu", "sg_display"},   {"amdgpu", "vm_update_mode"},   {"amdgpu", "no_system_mem_limit"},
+		{"amdgpu", "cwsr_enable"},  {"amdgpu", "runpm"},	    {"ttm", "pages_limit"},
+		{"ttm", "page_pool_size"},  {"amdttm", "pages_limit"},	    {"amdttm", "page_pool_size"},
+	};
+	return p;
+}
+
+std::vector<Param> build_params(const core::KernelCmdline &cmdline, const std::vector<ModprobeFile> &modprobe,
+				const std::map<std::string, std::optional<std::string>> &live)
+{
+	std::vector<Param> out;
+	auto find = [&](const std::string &m, const std::string &n) -> Param & {
+		for (auto &p : out)
+			if (p.module == m && p.name == n)
+				return p;
+		Param p;
+		p.module = m;
+		p.name = n;
+		auto it = live.find(m + "." + n);
+		if (it != live.end())
+			p.live_value = it->second;
+		out.push_back(std::move(p));
+		return out.back();
+	};
+	for (const auto &[m, n] : reported_params())
+		if (m == "amdgpu" || live.count(m + "." + n))
+			find(m, n);
+	std::vector<core::ModprobeConfig> configs;
+	for (const auto &f : modprobe)
+		configs.push_back(f.config);
+	for (const char *mod : {"amdgpu", "ttm", "amdttm"}) {
+		for (const auto &[name, set] : core::module_options(configs, mod)) {
+			Param &p = find(mod, name);
+			p.source = "modprobe.d";
+			p.configured_value = set.value;
+			p.source_file = set.where.file;
+			p.source_line = int(set.where.line);
+		}
+		for (const auto &[name, arg] : cmdline.module_params(mod)) {
+			Param &p = find(mod, name);
+			if (p.source == "modprobe.d") {
+				p.overridden_value = p.configured_value;
+				p.overridden_file = p.source_file;
+				p.overridden_line = p.source_line;
+			}
+			p.source = "cmdline";
+			p.configured_value = arg.value.value_or("");
+			p.source_file = "proc/cmdline";
+			p.source_line = 0;
+		}
+	}
+	return out;
+}
+
+bool is_relevant_env(std::string_view n)
+{
+	static const std::vector<std::string_view> names{
+		"HSA_OVERRIDE_GFX_VERSION", "HIP_VISIBLE_DEVICES", "ROCR_VISIBLE_DEVICES", "CUDA_VISIBLE_DEVICES",
+		"GPU_DEVICE_ORDINAL", "PYTORCH_HIP_ALLOC_CONF", "PYTORCH_CUDA_ALLOC_CONF",
+		"PYTORCH_NO_HIP_MEMORY_CACHING", "PYTORCH_NO_CUDA_MEMORY_CACHING", "HIP_LAUNCH_BLOCKING",
+		"CUDA_LAUNCH_BLOCKING", "AMD_SERIALIZE_KERNEL", "AMD_SERIALIZE_COPY", "HSA_XNACK", "HSA_ENABLE_SDMA",
+		"AMD_LOG_LEVEL", "HIP_PLATFORM", "ROCM_PATH"};
+	if (std::find(names.begin(), names.end(), n) != names.end())
+		return true;
+	return core::hsa_override_node(n).has_value();
+}
+
+Environment build_environment(const core::Environment &env, std::string source, const std::vector<Device> &devices)
+{
+	Environment e;
+	e.source = std::move(source);
+	for (const auto &v : env.vars)
+		if (is_relevant_env(v.name))
+			if (auto val = env.get(v.name))
+				e.vars[v.name] = *val;
+	for (const auto &p : env.problems)
+		e.unreadable.push_back({"environment", e.source, "unreadable: " + p});
+
+	for (const auto &[name, value] : e.vars) {
+		auto node = core::hsa_override_node(name);
+		if (name != "HSA_OVERRIDE_GFX_VERSION" && !node)
+			continue;
+		OverrideVar o;
+		o.name = name;
+		o.value = value;
+		if (node)
+			o.node = int(*node);
+		auto t = core::parse_hsa_override(value);
+		if (!t) {
+			o.error = t.error().message;
+			e.overrides.push_back(o);
+			continue;
+		}
+		o.valid = true;
+		o.gfx = t->name();
+		for (const auto &d : devices) {
+			if (!d.is_amd)
+				continue;
+			if (o.node && d.kfd_node != o.node)
+				continue;
+			// A node-specific variable takes precedence over the global one.
+			if (!o.node && d.kfd_node &&
+			    e.vars.count(fmt::format("HSA_OVERRIDE_GFX_VERSION_{}", *d.kfd_node)))
+				continue;
+			OverrideVar::Verdict v;
+			v.device = d.pci_bdf;
+			v.native = d.gfx_target.value_or("");
+			auto native = d.gfx_target ? gpudb::parse_gfx_name(*d.gfx_target) : std::nullopt;
+			if (!native) {
+				v.verdict = "unknown";
+				v.reason = "native gfx target unknown";
+			} else {
+				auto a = rules::assess_override(*native, *t);
+				v.verdict = std::string(rules::to_string(a.verdict));
+				v.reason = a.reason;
+			}
+			o.verdicts.push_back(v);
+		}
+		e.overrides.push_back(o);
+	}
+	for (const char *name : {"ROCR_VISIBLE_DEVICES", "HIP_VISIBLE_DEVICES", "CUDA_VISIBLE_DEVICES"}) {
+		auto it = e.vars.find(name);
+		if (it == e.vars.end())
+			continue;
+		VisibleVar v;
+		v.name = name;
+		v.value = it->second;
+		auto r = core::parse_visible_devices(it->second, name);
+		if (!r) {
+			v.parsed = false;
+			v.error = r.error().message;
+		} else {
+			for (const auto &dv : r->devices) {
+				if (!dv.index) {
+					v.parsed = false;
+					v.error = "UUID entries (" + dv.uuid + ") are not matched to devices";
+					break;
+				}
+				v.indices.push_back(int(*dv.index));
+			}
+		}
+		e.visible.push_back(v);
+	}
+	return e;
+}
+
+void judge_node(DevNode &n, const Subject &who)
+{
+	if (!n.exists) {
+		n.can_open = false;
+		n.verdict = "does not exist";
+		return;
+	}
+	if (!n.mode) {
+		n.can_open = false;
+		n.verdict = "mode unknown";
+		return;
+	}
+	const unsigned mode = *n.mode;
+	auto rw = [](unsigned bits) { return (bits & 6u) == 6u; };
+	if (who.uid && *who.uid == 0) {
+		n.can_open = true;
+		n.verdict = "root";
+		return;
+	}
+	bool is_owner = (who.uid && n.uid && *who.uid == *n.uid) || (!n.owner.empty() && n.owner == who.user);
+	if (is_owner) {
+		n.can_open = rw(mode >> 6);
+		n.verdict = n.can_open ? "owner has rw" : fmt::format("owner without rw (mode {:04o})", mode);
+		return;
+	}
+	bool in_group = (n.gid && std::find(who.gids.begin(), who.gids.end(), *n.gid) != who.gids.end()) ||
+			(!n.group.empty() &&
+			 std::find(who.groups.begin(), who.groups.end(), n.group) != who.groups.end());
+	if (in_group) {
+		n.can_open = rw(mode >> 3);
+		n.verdict = n.can_open ? fmt::format("member of group '{}' (mode {:04o})", n.group, mode)
+				       : fmt::format("group '{}' has no rw (mode {:04o})", n.group, mode);
+		return;
+	}
+	n.can_open = rw(mode);
+	if (n.can_open) {
+		n.verdict = fmt::format("world rw (mode {:04o})", mode);
+		return;
+	}
+	n.missing_group = n.group;
+	n.verdict = fmt::format("owned by {}:{} mode {:04o}, not a member of '{}'", n.owner.empty() ? "?" : n.owner,
+				n.group.empty() ? "?" : n.group, mode, n.group.empty() ? "?" : n.group);
+}
+
+} // namespace rdnafix::status
