@@ -90,6 +90,9 @@ enum rf_hook_status {
 	RF_HOOK_INACTIVE,
 	RF_HOOK_PENDING,
 	RF_HOOK_ACTIVE,
+	RF_HOOK_LATE,		/* armed after amdgpu's devices were initialised:
+				 * "pending" until an amdgpu_pci_probe is seen
+				 */
 };
 
 enum rf_amdgpu_state {
@@ -113,12 +116,13 @@ extern struct mutex rf_arm_lock;
 extern atomic_t rf_amdgpu_state;
 
 /* arm/disarm, called with rf_arm_lock held */
-int rf_hooks_arm(struct module *amdgpu, bool init_knobs);
+int rf_hooks_arm(struct module *amdgpu, bool late);
 void rf_hooks_disarm(void);
 void rf_hooks_set_all(int status, const char *reason);
 void rf_devices_unbind(void);
 void rf_hooks_init(void);
-bool rf_amdgpu_present(void);
+struct module *rf_find_amdgpu(struct kobject **ref);
+extern atomic_t rf_probe_seen;
 
 /* ---- sysfs (rdnafix_sysfs.c) ---- */
 int rf_sysfs_init(void);

@@ -21,11 +21,15 @@
 #include "rdnafix.h"
 
 struct rf_dev rf_devs[RF_MAX_DEVS];
+/* serialises arming/disarming (module notifier, init, exit) and hook status */
 DEFINE_MUTEX(rf_arm_lock);
 atomic_t rf_amdgpu_state = ATOMIC_INIT(RF_AMDGPU_ABSENT);
 
 /* 0-based argument index of "uint64_t *flags" in gmc_v10_0_get_vm_pte */
 static unsigned int rf_pte_flags_arg;
+
+/* set once an amdgpu_pci_probe went through our hook since arming */
+atomic_t rf_probe_seen = ATOMIC_INIT(0);
 
 /* amdgpu_pci_probe calls in flight, and the pci_dev if exactly one (rf_lock) */
 static int rf_probing;
@@ -124,8 +128,26 @@ static struct rf_dev *rf_dev_claim_locked(struct pci_dev *pdev, bool *created)
 	}
 	d->vendor = pdev->vendor;
 	d->device = pdev->device;
+	/* a pci_dev freed and reallocated at the same address: forget the old one */
+	for (i = 0; i < RF_MAX_DEVS; i++) {
+		if (&rf_devs[i] != d && rf_devs[i].pdev == pdev) {
+			WRITE_ONCE(rf_devs[i].pdev, NULL);
+			WRITE_ONCE(rf_devs[i].adev, NULL);
+		}
+	}
 	WRITE_ONCE(d->pdev, pdev);
 	return d;
+}
+
+/* Bind @adev to @d only: an old binding of the same address is stale. */
+static void rf_dev_bind_adev_locked(struct rf_dev *d, void *adev)
+{
+	unsigned int i;
+
+	for (i = 0; i < RF_MAX_DEVS; i++)
+		if (&rf_devs[i] != d && rf_devs[i].adev == adev)
+			WRITE_ONCE(rf_devs[i].adev, NULL);
+	WRITE_ONCE(d->adev, adev);
 }
 
 /* Decide whether @d is targeted, with the parameters as they are now. */
@@ -169,7 +191,7 @@ static void rf_dev_refuse_locked(struct rf_dev *d, void *adev)
 	d->refused = true;
 	scnprintf(d->reason, sizeof(d->reason),
 		  "refused: layout check failed (adev->dev != &adev->pdev->dev)");
-	WRITE_ONCE(d->adev, adev);
+	rf_dev_bind_adev_locked(d, adev);
 }
 
 /*
@@ -180,13 +202,17 @@ static void rf_dev_refuse_locked(struct rf_dev *d, void *adev)
  */
 static struct rf_dev *rf_dev_for_adev(void *adev, bool init)
 {
-	struct rf_dev *d = rf_dev_by_adev(adev);
+	struct rf_dev *d = NULL;
 	struct pci_dev *pdev;
 	unsigned long flags;
 	bool created = false;
 
-	if (d)
-		return d;
+	/* init-time hooks always re-check: a new device may reuse an address */
+	if (!init) {
+		d = rf_dev_by_adev(adev);
+		if (d)
+			return d;
+	}
 	pdev = rf_adev_pdev(adev);
 	raw_spin_lock_irqsave(&rf_lock, flags);
 	if (!pdev) {
@@ -210,7 +236,7 @@ static struct rf_dev *rf_dev_for_adev(void *adev, bool init)
 		}
 	}
 	if (d)
-		WRITE_ONCE(d->adev, adev);
+		rf_dev_bind_adev_locked(d, adev);
 	raw_spin_unlock_irqrestore(&rf_lock, flags);
 	if (created)
 		rf_sysfs_kick();
@@ -251,6 +277,7 @@ static int rf_probe_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
 	pd->pdev = pdev;
 	if (!pdev)
 		return 1;
+	atomic_set(&rf_probe_seen, 1);
 	raw_spin_lock_irqsave(&rf_lock, flags);
 	rf_probing++;
 	rf_probing_pdev = rf_probing == 1 ? pdev : NULL;
@@ -522,32 +549,55 @@ static int rf_symbol_present(const char *sym)
 	return ret == -ENOENT ? 0 : ret;
 }
 
-bool rf_amdgpu_present(void)
+/*
+ * amdgpu's struct module when it is already loaded, found through the
+ * module kset (the parent of our own /sys/module/rdnafix): only exported
+ * interfaces, no symbol lookups.  The returned kobject reference must be
+ * dropped with kobject_put() once the module pointer is no longer used;
+ * rf_arm_lock (held) keeps amdgpu from being freed before its GOING
+ * notification, which disarms everything.
+ */
+struct module *rf_find_amdgpu(struct kobject **ref)
 {
-	return rf_symbol_present("amdgpu:gmc_v10_0_get_vm_pte") == 1 ||
-	       rf_symbol_present("amdgpu:amdgpu_pci_probe") == 1;
+	struct kset *modules = THIS_MODULE->mkobj.kobj.kset;
+	struct module_kobject *mk;
+	struct kobject *kobj;
+
+	*ref = NULL;
+	if (!modules)
+		return NULL;
+	kobj = kset_find_obj(modules, "amdgpu");
+	if (!kobj)
+		return NULL;
+	mk = container_of(kobj, struct module_kobject, kobj);
+	if (!mk->mod || (mk->mod->state != MODULE_STATE_LIVE &&
+			 mk->mod->state != MODULE_STATE_COMING)) {
+		kobject_put(kobj);
+		return NULL;
+	}
+	*ref = kobj;
+	return mk->mod;
 }
 
 /*
  * gmc_v10_0_get_vm_pte takes (adev, mapping, u64 *flags) up to 6.17 and
- * (adev, vm, bo, u32 vm_flags, u64 *flags) from 6.18, where
- * gmc_v10_0_map_mtype and amdgpu_gem_va_map_flags were removed.  Decided
- * from the running amdgpu, not from the kernel version, because
- * distributions backport.  Returns the 0-based argument index or -errno.
+ * (adev, vm, bo, u32 vm_flags, u64 *flags) from 6.18, the release that
+ * removed gmc_v10_0_map_mtype.  Decided from the running amdgpu, not from
+ * the kernel version, because distributions backport.  Returns the
+ * 0-based argument index or -errno.
  */
 static int rf_pte_flags_index(void)
 {
 	int map = rf_symbol_present("amdgpu:gmc_v10_0_map_mtype");
-	int gem = rf_symbol_present("amdgpu:amdgpu_gem_va_map_flags");
 
-	if (map == 1 && gem == 1)
+	if (map == 1)
 		return 2;
-	if (map == 0 && gem == 0)
+	if (map == 0)
 		return 4;
 	rf_hook_status(&rf_hooks[RF_HOOK_GET_VM_PTE], RF_HOOK_INACTIVE,
-		       "cannot tell the get_vm_pte prototype (map_mtype %d, gem_va_map_flags %d)",
-		       map, gem);
-	return -ENOEXEC;
+		       "cannot tell the get_vm_pte prototype: probing gmc_v10_0_map_mtype gave %d",
+		       map);
+	return map;
 }
 
 /* amdgpu's int parameter @name, from its kernel_param table. */
@@ -598,53 +648,54 @@ void rf_hooks_disarm(void)
 }
 
 /*
- * Arm the hooks.  @amdgpu is amdgpu's struct module at MODULE_STATE_COMING
- * (all hooks), or NULL when amdgpu was already loaded (get_vm_pte only; the
- * init-time knobs stay pending).  Returns 0 or the first failure; a hook
- * that failed is left inactive with its reason.
+ * Arm every hook on @amdgpu, which is at MODULE_STATE_COMING or (@late)
+ * was already loaded when rdnafix loaded.  In the late case the devices
+ * amdgpu has already initialised keep amdgpu's noretry/vm_fragment_size:
+ * the init-time hooks report "pending" until a device is probed again.
+ * Returns 0 or the first failure; a hook that failed stays inactive with
+ * its reason.
  */
-int rf_hooks_arm(struct module *amdgpu, bool init_knobs)
+int rf_hooks_arm(struct module *amdgpu, bool late)
 {
-	int *noretry = NULL, *fragment = NULL;
+	static const char * const param[RF_HOOK_COUNT] = {
+		[RF_HOOK_NORETRY_SET] = "noretry",
+		[RF_HOOK_VM_ADJUST_SIZE] = "vm_fragment_size",
+	};
+	struct rf_swap *swap[RF_HOOK_COUNT] = {
+		[RF_HOOK_NORETRY_SET] = &rf_swap_noretry,
+		[RF_HOOK_VM_ADJUST_SIZE] = &rf_swap_fragment,
+	};
 	unsigned long flags;
 	int ret = 0, r, idx;
+	unsigned int id;
+	int *var;
 
 	rf_hooks_disarm();
-	if (amdgpu && init_knobs) {
-		noretry = rf_amdgpu_int_param(amdgpu, "noretry");
-		fragment = rf_amdgpu_int_param(amdgpu, "vm_fragment_size");
-	}
-	raw_spin_lock_irqsave(&rf_lock, flags);
-	rf_swap_noretry.var = noretry;
-	rf_swap_fragment.var = fragment;
-	raw_spin_unlock_irqrestore(&rf_lock, flags);
+	atomic_set(&rf_probe_seen, 0);
 
-	if (!init_knobs) {
-		for (idx = RF_HOOK_PCI_PROBE; idx <= RF_HOOK_VM_ADJUST_SIZE; idx++)
-			rf_hook_status(&rf_hooks[idx], RF_HOOK_PENDING,
-				       "amdgpu was loaded before rdnafix; applies after amdgpu is reloaded");
-	} else {
-		r = rf_hook_register(RF_HOOK_PCI_PROBE);
-		if (r && !ret)
-			ret = r;
-		if (noretry) {
-			r = rf_hook_register(RF_HOOK_NORETRY_SET);
-		} else {
-			rf_hook_status(&rf_hooks[RF_HOOK_NORETRY_SET], RF_HOOK_INACTIVE,
-				       "amdgpu has no int parameter 'noretry'");
-			r = -ENOENT;
+	for (id = 0; id < RF_HOOK_GET_VM_PTE; id++) {
+		if (param[id]) {
+			var = rf_amdgpu_int_param(amdgpu, param[id]);
+			if (!var) {
+				rf_hook_status(&rf_hooks[id], RF_HOOK_INACTIVE,
+					       "amdgpu has no int parameter '%s'", param[id]);
+				if (!ret)
+					ret = -ENOENT;
+				continue;
+			}
+			raw_spin_lock_irqsave(&rf_lock, flags);
+			swap[id]->var = var;
+			raw_spin_unlock_irqrestore(&rf_lock, flags);
 		}
-		if (r && !ret)
-			ret = r;
-		if (fragment) {
-			r = rf_hook_register(RF_HOOK_VM_ADJUST_SIZE);
-		} else {
-			rf_hook_status(&rf_hooks[RF_HOOK_VM_ADJUST_SIZE], RF_HOOK_INACTIVE,
-				       "amdgpu has no int parameter 'vm_fragment_size'");
-			r = -ENOENT;
+		r = rf_hook_register(id);
+		if (r) {
+			if (!ret)
+				ret = r;
+			continue;
 		}
-		if (r && !ret)
-			ret = r;
+		if (late && param[id])
+			rf_hook_status(&rf_hooks[id], RF_HOOK_LATE,
+				       "amdgpu was loaded before rdnafix; applies to devices probed again (rebind or reload amdgpu)");
 	}
 
 	idx = rf_pte_flags_index();
@@ -652,9 +703,9 @@ int rf_hooks_arm(struct module *amdgpu, bool init_knobs)
 		r = idx;
 	} else {
 		rf_pte_flags_arg = idx;
-		pr_info("gmc_v10_0_get_vm_pte: flags pointer is argument %d (%s)\n", idx + 1,
-			idx == 2 ? "gmc_v10_0_map_mtype present, <= 6.17 prototype" :
-				   "gmc_v10_0_map_mtype absent, >= 6.18 prototype");
+		pr_info("gmc_v10_0_get_vm_pte: flags pointer is argument %d (gmc_v10_0_map_mtype %s)\n",
+			idx + 1, idx == 2 ? "present: <= 6.17 prototype" :
+					    "absent: >= 6.18 prototype");
 		r = rf_hook_register(RF_HOOK_GET_VM_PTE);
 	}
 	if (r && !ret)

@@ -7,8 +7,9 @@
  *
  * Load order: a module notifier arms the hooks when amdgpu arrives
  * (MODULE_STATE_COMING) and disarms them when it leaves (GOING).  If
- * amdgpu is already loaded, only the MTYPE hook can still matter; it is
- * armed at once and the init-time knobs are reported pending.
+ * amdgpu is already loaded, every hook is armed at once; the devices it
+ * has already initialised keep amdgpu's noretry/vm_fragment_size, so the
+ * init-time hooks are reported pending until a device is probed again.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -31,7 +32,7 @@ static int rf_module_notify(struct notifier_block *nb, unsigned long action, voi
 	switch (action) {
 	case MODULE_STATE_COMING:
 		atomic_set(&rf_amdgpu_state, RF_AMDGPU_COMING);
-		ret = rf_hooks_arm(mod, true);
+		ret = rf_hooks_arm(mod, false);
 		if (ret && READ_ONCE(rf_strict)) {
 			pr_err("strict=1 and a hook could not be placed (%d): refusing to let amdgpu load\n",
 			       ret);
@@ -66,6 +67,8 @@ static struct notifier_block rf_module_nb = {
 
 static int __init rf_init(void)
 {
+	struct module *amdgpu;
+	struct kobject *ref;
 	int ret;
 
 	rf_hooks_init();
@@ -78,14 +81,20 @@ static int __init rf_init(void)
 
 	/* amdgpu loaded before us: the notifier will not see it arrive */
 	mutex_lock(&rf_arm_lock);
-	if (atomic_read(&rf_amdgpu_state) == RF_AMDGPU_ABSENT && rf_amdgpu_present()) {
-		atomic_set(&rf_amdgpu_state, RF_AMDGPU_LIVE);
-		ret = rf_hooks_arm(NULL, false);
-		if (ret && READ_ONCE(rf_strict)) {
-			pr_err("strict=1 and a hook could not be placed (%d): not loading\n", ret);
-			rf_hooks_disarm();
-			mutex_unlock(&rf_arm_lock);
-			goto err_notifier;
+	if (atomic_read(&rf_amdgpu_state) == RF_AMDGPU_ABSENT) {
+		amdgpu = rf_find_amdgpu(&ref);
+		if (amdgpu) {
+			atomic_set(&rf_amdgpu_state, RF_AMDGPU_LIVE);
+			ret = rf_hooks_arm(amdgpu, true);
+			kobject_put(ref);
+			if (ret && READ_ONCE(rf_strict)) {
+				pr_err("strict=1 and a hook could not be placed (%d): not loading\n",
+				       ret);
+				rf_hooks_disarm();
+				mutex_unlock(&rf_arm_lock);
+				goto err_notifier;
+			}
+			ret = 0;
 		}
 	}
 	mutex_unlock(&rf_arm_lock);

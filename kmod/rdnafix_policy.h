@@ -20,8 +20,10 @@
 #define RDNAFIX_POLICY_H
 
 #ifdef __KERNEL__
-#include <linux/types.h>
+#include <linux/bits.h>
 #include <linux/errno.h>
+#include <linux/kernel.h>
+#include <linux/types.h>
 #else
 #include <errno.h>
 #include <stddef.h>
@@ -32,6 +34,12 @@ typedef __UINT8_TYPE__ u8;
 typedef __UINT16_TYPE__ u16;
 typedef __UINT32_TYPE__ u32;
 typedef __UINT64_TYPE__ u64;
+#ifndef BIT_ULL
+#define BIT_ULL(n)		(1ULL << (n))
+#endif
+#ifndef ARRAY_SIZE
+#define ARRAY_SIZE(a)		(sizeof(a) / sizeof((a)[0]))
+#endif
 #endif
 
 #define RDNAFIX_ABI_VERSION		1
@@ -39,8 +47,8 @@ typedef __UINT64_TYPE__ u64;
 /* ------------------------------------------------------------------ */
 /* PTE layout (GFX10 / GMC v10)                                        */
 /* ------------------------------------------------------------------ */
-#define RDNAFIX_PTE_SYSTEM		(1ULL << 1)
-#define RDNAFIX_PTE_PRT			(1ULL << 51)
+#define RDNAFIX_PTE_SYSTEM		BIT_ULL(1)
+#define RDNAFIX_PTE_PRT			BIT_ULL(51)
 #define RDNAFIX_PTE_MTYPE_SHIFT		48
 #define RDNAFIX_PTE_MTYPE_MASK		(7ULL << RDNAFIX_PTE_MTYPE_SHIFT)
 
@@ -333,7 +341,7 @@ static inline const struct rdnafix_gpu_id *rdnafix_gpu_table(unsigned int *count
 		{ 0x1506, RDNAFIX_GEN_RDNA2, 1, "gfx1036", "mendocino" },
 	};
 
-	*count = sizeof(table) / sizeof(table[0]);
+	*count = ARRAY_SIZE(table);
 	return table;
 }
 

@@ -83,6 +83,12 @@ static ssize_t rf_hook_show(unsigned int id, char *buf)
 	case RF_HOOK_ACTIVE:
 		n = sysfs_emit(buf, "active\n");
 		break;
+	case RF_HOOK_LATE:
+		if (atomic_read(&rf_probe_seen))
+			n = sysfs_emit(buf, "active\n");
+		else
+			n = sysfs_emit(buf, "pending: %s\n", h->reason);
+		break;
 	case RF_HOOK_PENDING:
 		n = sysfs_emit(buf, "pending: %s\n", h->reason);
 		break;
