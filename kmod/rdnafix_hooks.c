@@ -179,8 +179,9 @@ static void rf_dev_decide_locked(struct rf_dev *d)
 	WRITE_ONCE(d->targeted, dec.verdict == RDNAFIX_TARGETED);
 	d->refused = false;
 	d->note[0] = '\0';
-	d->noretry_req = READ_ONCE(rf_noretry);
-	d->fragment_req = READ_ONCE(rf_fragment);
+	/* nothing is requested for a device rdnafix does not target */
+	d->noretry_req = dec.verdict == RDNAFIX_TARGETED ? READ_ONCE(rf_noretry) : -1;
+	d->fragment_req = dec.verdict == RDNAFIX_TARGETED ? READ_ONCE(rf_fragment) : -1;
 	d->noretry_applied = -1;
 	d->fragment_applied = -1;
 }
