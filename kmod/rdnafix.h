@@ -120,6 +120,7 @@ int rf_hooks_arm(struct module *amdgpu, bool late);
 void rf_hooks_disarm(void);
 void rf_hooks_set_all(int status, const char *reason);
 void rf_devices_unbind(void);
+void rf_devices_scan_bound(void);
 void rf_hooks_init(void);
 struct module *rf_find_amdgpu(struct kobject **ref);
 extern atomic_t rf_probe_seen;

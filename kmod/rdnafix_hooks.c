@@ -244,6 +244,38 @@ static struct rf_dev *rf_dev_for_adev(void *adev, bool init)
 	return d;
 }
 
+static int rf_dev_seen_bound(struct device *dev, void *data)
+{
+	struct pci_dev *pdev = to_pci_dev(dev);
+	bool created = false;
+	unsigned long flags;
+	struct rf_dev *d;
+
+	if (!dev->driver || strcmp(dev->driver->name, "amdgpu"))
+		return 0;
+	raw_spin_lock_irqsave(&rf_lock, flags);
+	d = rf_dev_claim_locked(pdev, &created);
+	if (d && created) {
+		rf_dev_decide_locked(d);
+		if (d->noretry_req != -1 || d->fragment_req != -1)
+			scnprintf(d->note, sizeof(d->note),
+				  "noretry/vm_fragment_size pending: initialised before rdnafix's hooks, reload amdgpu");
+	}
+	raw_spin_unlock_irqrestore(&rf_lock, flags);
+	if (created)
+		rf_sysfs_kick();
+	return 0;
+}
+
+/*
+ * amdgpu was loaded before rdnafix: list the PCI devices it has already
+ * bound, so that they show up in sysfs before their first PTE is written.
+ */
+void rf_devices_scan_bound(void)
+{
+	bus_for_each_dev(&pci_bus_type, NULL, NULL, rf_dev_seen_bound);
+}
+
 void rf_devices_unbind(void)
 {
 	unsigned long flags;
@@ -635,6 +667,11 @@ void rf_hooks_disarm(void)
 	}
 	if (n)
 		unregister_kretprobes(krps, n);
+	/* calls that found no free kretprobe instance were not handled */
+	for (i = 0; i < n; i++)
+		if (krps[i]->nmissed)
+			pr_warn("%s: %d calls were missed (no free kretprobe instance)\n",
+				krps[i]->kp.symbol_name, krps[i]->nmissed);
 	/* a return handler that never ran must not leave a device's value behind */
 	raw_spin_lock_irqsave(&rf_lock, flags);
 	if (rf_swap_noretry.owner && rf_swap_noretry.var)
@@ -673,6 +710,10 @@ int rf_hooks_arm(struct module *amdgpu, bool late)
 
 	rf_hooks_disarm();
 	atomic_set(&rf_probe_seen, 0);
+	raw_spin_lock_irqsave(&rf_lock, flags);
+	rf_probing = 0;
+	rf_probing_pdev = NULL;
+	raw_spin_unlock_irqrestore(&rf_lock, flags);
 
 	for (id = 0; id < RF_HOOK_GET_VM_PTE; id++) {
 		if (param[id]) {

@@ -87,6 +87,7 @@ static int __init rf_init(void)
 			atomic_set(&rf_amdgpu_state, RF_AMDGPU_LIVE);
 			ret = rf_hooks_arm(amdgpu, true);
 			kobject_put(ref);
+			rf_devices_scan_bound();
 			if (ret && READ_ONCE(rf_strict)) {
 				pr_err("strict=1 and a hook could not be placed (%d): not loading\n",
 				       ret);
