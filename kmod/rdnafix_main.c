@@ -41,7 +41,8 @@ static int rf_module_notify(struct notifier_block *nb, unsigned long action, voi
 					 "strict=1 refused amdgpu because a hook could not be placed");
 			atomic_set(&rf_amdgpu_state, RF_AMDGPU_ABSENT);
 			mutex_unlock(&rf_arm_lock);
-			return notifier_from_errno(ret);
+			/* the cause is in the log; the caller sees "not supported" */
+			return notifier_from_errno(-EOPNOTSUPP);
 		}
 		break;
 	case MODULE_STATE_LIVE:
@@ -93,6 +94,7 @@ static int __init rf_init(void)
 				       ret);
 				rf_hooks_disarm();
 				mutex_unlock(&rf_arm_lock);
+				ret = -EOPNOTSUPP;
 				goto err_notifier;
 			}
 			ret = 0;
