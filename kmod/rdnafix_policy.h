@@ -91,11 +91,13 @@ enum rdnafix_gen {
 /* Small string helpers (no libc / lib/string.c needed)                */
 /* ------------------------------------------------------------------ */
 
-/* Length of a NUL-terminated string, capped at @max + 1. */
+/* Length of a NUL-terminated string (0 for NULL), capped at @max + 1. */
 static inline unsigned int rdnafix_strnlen(const char *s, unsigned int max)
 {
 	unsigned int n = 0;
 
+	if (!s)
+		return 0;
 	while (n <= max && s[n])
 		n++;
 	return n;
@@ -496,7 +498,7 @@ static inline int rdnafix_parse_sel_list(const char *s, bool allow_empty,
 
 	if (bad_off)
 		*bad_off = 0;
-	if (len > RDNAFIX_SEL_LIST_MAX)
+	if (!s || len > RDNAFIX_SEL_LIST_MAX)
 		return -EINVAL;
 	if (len == 0) {
 		if (!allow_empty)

@@ -162,6 +162,23 @@ TEST_CASE("dry_run/strict accept exactly 0 or 1", "[params]")
 	}
 }
 
+TEST_CASE("a missing value (NULL) is refused by every validator", "[params]")
+{
+	int v = 42;
+	bool b = true;
+	rdnafix_sel_list l{};
+	l.count = 7;
+	CHECK(rdnafix_parse_noretry(nullptr, &v) == -EINVAL);
+	CHECK(rdnafix_parse_fragment(nullptr, &v) == -EINVAL);
+	CHECK(rdnafix_parse_mtype(nullptr, &v) == -EINVAL);
+	CHECK(v == 42);
+	CHECK(rdnafix_parse_bool01(nullptr, &b) == -EINVAL);
+	CHECK(b);
+	CHECK(rdnafix_parse_sel_list(nullptr, true, &l, nullptr) == -EINVAL);
+	CHECK(rdnafix_parse_sel_list(nullptr, false, &l, nullptr) == -EINVAL);
+	CHECK(l.count == 7);
+}
+
 TEST_CASE("selector lists: valid syntax", "[selectors]")
 {
 	struct Case {
