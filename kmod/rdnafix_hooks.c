@@ -384,6 +384,9 @@ static int rf_swap_entry(struct kretprobe_instance *ri, struct pt_regs *regs,
 			  what);
 	} else if (!d->targeted || d->refused || want == -1) {
 		/* amdgpu's own value */
+	} else if (READ_ONCE(rf_dry_run)) {
+		scnprintf(d->note, sizeof(d->note),
+			  "dry run: requested noretry/vm_fragment_size not applied");
 	} else {
 		sw->owner = adev;
 		sw->saved = READ_ONCE(*sw->var);
