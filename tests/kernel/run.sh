@@ -16,6 +16,7 @@
 #   RDNAFIX_VM_SUITES   guest suites (default params,mock,rdnactl,cycles,real)
 #   RDNAFIX_VM_WORK     work dir (default <repo>/build/vm)
 #   RDNAFIX_VM_TIMEOUT  seconds per boot (default 1200)
+#   RDNAFIX_VM_KMOD     "tree" (default): build kmod/ as it is; "head": the committed kmod/
 #   RDNACTL             rdnactl binary to test in the VM (default: <repo>/build/userspace/rdnactl
 #                       when it reports rdnafix state; check (d) is SKIPped without one)
 #   RDNAFIX_CACHE       cache dir (default /var/cache/rdnafix)
@@ -113,7 +114,16 @@ for s in "${SERIES[@]}"; do
 	export "RDNAFIX_KVER_${s//./_}=$v"
 done
 rm -rf "$WORK/kmod"
-if "$top/kmod/scripts/build-all.sh" "$WORK/kmod" "${SERIES[@]}" >"$WORK/kmod-build.log" 2>&1; then
+kmodsrc=$top/kmod
+if [[ ${RDNAFIX_VM_KMOD:-tree} == head ]]; then
+	# the committed kmod/ (a worktree shared with someone editing kmod/)
+	rm -rf "$WORK/kmod-head"
+	mkdir -p "$WORK/kmod-head"
+	git -C "$top" archive HEAD kmod | tar -x -C "$WORK/kmod-head"
+	kmodsrc=$WORK/kmod-head/kmod
+	echo "rdnafix source: kmod/ at $(git -C "$top" rev-parse --short HEAD)"
+fi
+if "$kmodsrc/scripts/build-all.sh" "$WORK/kmod" "${SERIES[@]}" >"$WORK/kmod-build.log" 2>&1; then
 	pass "[setup] build_rdnafix W=1 for ${SERIES[*]} ($(elapsed "$t"))"
 else
 	tail -15 "$WORK/kmod-build.log"

@@ -39,6 +39,8 @@ cp "$here/guest/init" "$stage/init"
 cp "$here"/guest/*.sh "$stage/tests/"
 chmod 0755 "$stage/init" "$stage"/tests/*.sh
 echo "$kver" >"$stage/etc/kver"
+printf 'root:x:0:0:root:/root:/bin/sh\n' >"$stage/etc/passwd"
+printf 'root:x:0:\nvideo:x:44:\nrender:x:105:\n' >"$stage/etc/group"
 
 # decompress a module into dest
 put_ko() {

@@ -42,10 +42,11 @@ setup_suite() {
 	mkdir -p "$d/lists/partial" "$d/cache/archives/partial"
 	printf '%s\n' "$@" >"$d/sources.list.new"
 	if ! cmp -s "$d/sources.list.new" "$d/sources.list" 2>/dev/null ||
-		[[ -z $(find "$d/lists" -maxdepth 1 -name '*Packages*' -mmin -"$MAXAGE_MIN" 2>/dev/null | head -1) ]]; then
+		[[ -z $(find "$d/.updated" -mmin -"$MAXAGE_MIN" 2>/dev/null) ]]; then
 		mv "$d/sources.list.new" "$d/sources.list"
 		log "apt-get update ($tag)"
 		apt_priv "$tag" apt-get update >/dev/null || die "apt-get update failed for $tag"
+		touch "$d/.updated"
 	else
 		rm -f "$d/sources.list.new"
 	fi
