@@ -50,5 +50,6 @@ base = statistics.median(r["baseline_no_rdnafix"])
 print(f"get_vm_pte cost, kernel {kver}, QEMU TCG (-cpu max, 2 vCPUs), median of 3 rounds")
 for k, v in r.items():
     med = statistics.median(v)
-    print(f"  {k:24s} {med:9.1f} ns/call  ratio {med / base:5.2f}x  (rounds: {", ".join(f"{x:.1f}" for x in v)})")
+    rounds = ", ".join("%.1f" % x for x in v)
+    print(f"  {k:24s} {med:9.1f} ns/call  ratio {med / base:5.2f}x  (rounds: {rounds})")
 ' "$kver"
