@@ -33,7 +33,7 @@ report() {
 # wait_for PATH [tenths]: poll until PATH exists (sysfs dirs made from work items)
 wait_for() {
 	_i=0
-	while [ ! -e "$1" ] && [ $_i -lt "${2:-50}" ]; do
+	while [ ! -e "$1" ] && [ $_i -lt "${2:-200}" ]; do
 		sleep 0.1
 		_i=$((_i + 1))
 	done
