@@ -27,7 +27,7 @@ kver=$(cat "$CACHE/kernels/$series.kver")
 kroot=$CACHE/kernels/$kver
 ko=$WORK/kmod/$kver/rdnafix.ko
 if [[ ! -f $ko ]]; then
-	RDNAFIX_KVER_${series//./_}=$kver "$top/kmod/scripts/build-all.sh" "$WORK/kmod" "$series" >&2 ||
+	env "RDNAFIX_KVER_${series//./_}=$kver" "$top/kmod/scripts/build-all.sh" "$WORK/kmod" "$series" >&2 ||
 		die "rdnafix build failed"
 fi
 "$vm/build-mock.sh" "$WORK/mock/$kver" "$kver"

@@ -16,7 +16,7 @@ die() { echo "build-initramfs: ERROR: $*" >&2; exit 2; }
 
 [[ $# -ge 3 ]] || die "usage: $0 OUT.cpio KROOT KVER [--rdnafix KO] [--mock KO] [--rdnactl BIN]"
 out=$1 kroot=$2 kver=$3; shift 3
-rdnafix= mock= rdnactl=
+rdnafix='' mock='' rdnactl=''
 while [[ $# -gt 0 ]]; do
 	case $1 in
 	--rdnafix) rdnafix=$2; shift 2 ;;

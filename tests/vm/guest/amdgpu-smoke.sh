@@ -7,7 +7,7 @@ else
 fi
 t0=$(cut -d' ' -f1 /proc/uptime)
 ok=1
-for i in 1 2 3; do
+for _ in 1 2 3; do
 	rmmod amdgpu || ok=0
 	insmod /mod/amdgpu.ko || ok=0
 done

@@ -11,7 +11,7 @@ mock() {
 }
 field() { echo "$2" | tr ' ' '\n' | sed -n "s/^$1=//p"; }
 
-bad= i=0
+bad='' i=0
 # order: <load first><unload first>: R = rdnafix, A = amdgpu
 for order in RR RA AR AA RR RA AR AA RR RA AR AA RR RA AR AA RR RA AR AA; do
 	i=$((i + 1))

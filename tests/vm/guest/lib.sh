@@ -79,6 +79,7 @@ dmesg_check() {
 }
 
 RF=/sys/kernel/rdnafix
+# shellcheck disable=SC2034
 RP=/sys/module/rdnafix/parameters
 HOOKS="pci_probe noretry_set vm_adjust_size get_vm_pte"
 

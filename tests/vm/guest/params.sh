@@ -1,4 +1,5 @@
-# shellcheck shell=sh
+# shellcheck shell=sh disable=SC2034,SC2154
+# (variables are read through eval)
 # (b) Every rdnafix parameter: invalid values refused at load (insmod fails,
 # one pr_err naming the parameter) and at runtime write (value unchanged);
 # valid values accepted and read back.
@@ -7,7 +8,7 @@ unload_all >/dev/null
 LONGA=$(head -c 300 /dev/zero | tr '\0' a)
 LONG1=$(head -c 300 /dev/zero | tr '\0' 1)
 LIST17=rdna1,rdna2,rdna1,rdna2,rdna1,rdna2,rdna1,rdna2,rdna1,rdna2,rdna1,rdna2,rdna1,rdna2,rdna1,rdna2,rdna1
-LONGLIST=$(for i in $(seq 1 50); do printf 'gfx1030,'; done)gfx1031
+LONGLIST=$(for _ in $(seq 1 50); do printf 'gfx1030,'; done)gfx1031
 
 # invalid values per parameter, separated by '|' ("<empty>" = empty value)
 inv_noretry="abc|2|-2|<empty>|1x|0x1|01|+1|-1x|-|$LONG1"
@@ -40,7 +41,7 @@ errcount() { dmesg | grep -c "rdnafix: invalid value .* for parameter $1"; }
 
 for p in $PARAMS; do
 	eval "list=\$inv_$p"
-	bad= n=0
+	bad='' n=0
 	IFS='|'
 	for v in $list; do
 		IFS=' '
@@ -63,7 +64,7 @@ for p in $PARAMS; do
 	else result "param_load_invalid_$p" FAIL "$bad"; fi
 
 	eval "list=\$val_$p"
-	bad= n=0
+	bad='' n=0
 	IFS='|'
 	for vr in $list; do
 		IFS=' '
@@ -89,7 +90,7 @@ if insmod "$KO"; then
 	for p in $PARAMS; do
 		perm=$(ls -l "$RP/$p" | cut -c1-10)
 		eval "list=\$inv_$p"
-		bad= n=0
+		bad='' n=0
 		IFS='|'
 		for v in $list; do
 			IFS=' '
@@ -118,7 +119,7 @@ if insmod "$KO"; then
 			continue ;;
 		esac
 		eval "list=\$val_$p"
-		bad= n=0
+		bad='' n=0
 		IFS='|'
 		for vr in $list; do
 			IFS=' '
