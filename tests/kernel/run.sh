@@ -79,22 +79,21 @@ expect_for() {
 	echo dmesg_clean_final
 }
 
-# --- rdnactl for check (d)
-rdnactl=${RDNACTL:-}
-if [[ -z $rdnactl && -x $top/build/userspace/rdnactl ]]; then
-	# use the tree's build only if it is the real status command (it
-	# reports an "rdnafix" object), not the skeleton's placeholder
-	if "$top/build/userspace/rdnactl" status --json 2>/dev/null | grep -q '"rdnafix"'; then
-		rdnactl=$top/build/userspace/rdnactl
-	else
-		echo "NOTE: $top/build/userspace/rdnactl has no rdnafix status in its JSON; check (d) will SKIP"
-	fi
-fi
-if [[ -n $rdnactl && ! -x $rdnactl ]]; then
-	fail "[setup] rdnactl: RDNACTL=$rdnactl is not an executable file"
+# --- rdnactl for check (d).  RDNACTL may be relative (the top Makefile sets
+# it to build/userspace/rdnactl); default: <repo>/build/userspace/rdnactl.
+# It is used only if it is the real status command (its JSON has an
+# "rdnafix" object), not the skeleton's placeholder; otherwise (d) SKIPs.
+rdnactl=${RDNACTL:-$top/build/userspace/rdnactl}
+[[ $rdnactl == /* ]] || rdnactl=$top/$rdnactl
+if [[ ! -x $rdnactl ]]; then
+	echo "NOTE: no rdnactl at $rdnactl; check (d) will SKIP (set RDNACTL=/path/to/rdnactl)"
 	rdnactl=
+elif ! "$rdnactl" status --json 2>/dev/null | grep -q '"rdnafix"'; then
+	echo "NOTE: $rdnactl status --json has no \"rdnafix\" object (placeholder build?); check (d) will SKIP"
+	rdnactl=
+else
+	echo "rdnactl for check (d): $rdnactl"
 fi
-[[ -n $rdnactl ]] && echo "rdnactl for check (d): $rdnactl"
 
 # --- 1. kernels
 t=$(date +%s)
