@@ -27,8 +27,9 @@ while [[ $# -gt 0 ]]; do
 done
 
 bb=$(command -v busybox) || die "busybox missing (package busybox-static)"
-file -L "$bb" 2>/dev/null | grep -q 'statically linked' || [[ -x /bin/busybox ]] ||
-	die "busybox is not static"
+if ldd "$bb" >/dev/null 2>&1; then
+	die "$bb is dynamically linked; the initramfs needs busybox-static"
+fi
 [[ -d $kroot/lib/modules/$kver ]] || die "$kroot/lib/modules/$kver missing (run fetch-kernels.sh)"
 
 stage=$(mktemp -d)
