@@ -8,7 +8,7 @@ CMAKE_FLAGS ?=
 
 RDNACTL := $(BUILD)/userspace/rdnactl
 
-.PHONY: all deps build status test test-unit test-kernel install kmod clean help
+.PHONY: all deps build status test test-unit test-kernel install kmod clean help dkms-install dkms-remove
 
 all: build
 
@@ -19,6 +19,8 @@ help:
 	@echo "make test      deps + build + every test (unit, fixtures, kernel/VM)"
 	@echo "make install   install rdnactl, man page, completion (PREFIX, DESTDIR)"
 	@echo "make kmod      build the rdnafix kernel module for KVER=$(KVER)"
+	@echo "make dkms-install  register rdnafix with DKMS (/usr/src/rdnafix-<ver>), build+install for KVER"
+	@echo "make dkms-remove   remove rdnafix from DKMS for every kernel and delete /usr/src/rdnafix-<ver>"
 
 deps:
 	@bash userspace/deps/install.sh
@@ -47,6 +49,30 @@ install: build
 
 kmod:
 	$(MAKE) -C kmod KVER=$(KVER)
+
+# DKMS: the version is kmod/VERSION; dkms.conf gets it substituted.
+RDNAFIX_VERSION := $(shell cat kmod/VERSION)
+DKMS_SRC := /usr/src/rdnafix-$(RDNAFIX_VERSION)
+
+dkms-install:
+	@command -v dkms >/dev/null || { echo "dkms-install: dkms missing (make deps)" >&2; exit 2; }
+	-dkms remove -m rdnafix -v $(RDNAFIX_VERSION) --all >/dev/null 2>&1
+	rm -rf $(DKMS_SRC)
+	install -d $(DKMS_SRC)
+	install -m 0644 kmod/Kbuild kmod/Makefile kmod/VERSION kmod/*.c kmod/*.h $(DKMS_SRC)/
+	sed 's/#VERSION#/$(RDNAFIX_VERSION)/' dkms.conf >$(DKMS_SRC)/dkms.conf
+	dkms add -m rdnafix -v $(RDNAFIX_VERSION)
+	@if [ -d /lib/modules/$(KVER)/build ]; then \
+		dkms install -m rdnafix -v $(RDNAFIX_VERSION) -k $(KVER); \
+	else \
+		echo "dkms-install: no headers for $(KVER); DKMS builds rdnafix when they are installed"; \
+	fi
+
+dkms-remove:
+	@command -v dkms >/dev/null || { echo "dkms-remove: dkms missing" >&2; exit 2; }
+	@if dkms status -m rdnafix -v $(RDNAFIX_VERSION) | grep -q .; then \
+		dkms remove -m rdnafix -v $(RDNAFIX_VERSION) --all; fi
+	rm -rf $(DKMS_SRC)
 
 clean:
 	rm -rf $(BUILD)

@@ -1,0 +1,134 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * rdnafix: internal declarations shared by the module's source files.
+ */
+#ifndef RDNAFIX_H
+#define RDNAFIX_H
+
+#include <linux/atomic.h>
+#include <linux/kobject.h>
+#include <linux/kprobes.h>
+#include <linux/mutex.h>
+#include <linux/spinlock.h>
+#include <linux/types.h>
+#include <linux/workqueue.h>
+
+#include "rdnafix_policy.h"
+
+#define RF_MAX_DEVS		16
+#define RF_BDF_LEN		16
+
+/* ---- parameters (rdnafix_params.c) ---- */
+struct rf_sel_param {
+	struct rdnafix_sel_list list;
+	char text[RDNAFIX_SEL_LIST_MAX + 1];
+	bool allow_empty;
+};
+
+extern int rf_noretry;
+extern int rf_fragment;
+extern int rf_mtype_sysmem;
+extern int rf_mtype_vram;
+extern bool rf_dry_run;
+extern bool rf_strict;
+extern struct rf_sel_param rf_targets;
+extern struct rf_sel_param rf_exclude;
+
+/*
+ * rf_lock protects the selector lists, the device table's claim and
+ * decision fields and the swap state; it is taken from probe handlers, so
+ * it is a raw spinlock taken with interrupts off.
+ */
+extern raw_spinlock_t rf_lock;
+
+/* ---- devices (rdnafix_hooks.c) ---- */
+enum rf_dev_state {
+	RF_DEV_FREE = 0,
+	RF_DEV_USED,
+};
+
+struct rf_dev {
+	int state;			/* enum rf_dev_state, under rf_lock */
+	u16 vendor;
+	u16 device;
+	struct rdnafix_bdf bdf;
+	char name[RF_BDF_LEN];		/* "0000:03:00.0" */
+
+	/* amdgpu objects; NULL while amdgpu is not loaded (READ_ONCE) */
+	void *pdev;
+	void *adev;
+
+	/* decision, under rf_lock (hot path reads with READ_ONCE) */
+	bool targeted;
+	bool refused;
+	char reason[RDNAFIX_REASON_MAX];
+	char note[RDNAFIX_REASON_MAX];	/* noretry / fragment remarks */
+	int noretry_req;
+	int noretry_applied;
+	int fragment_req;
+	int fragment_applied;
+
+	atomic64_t pte_calls;
+	atomic64_t pte_rewrites;
+	atomic64_t pte_would;
+
+	struct kobject *kobj;		/* devices/<name>, made by rf_sysfs_work */
+};
+
+extern struct rf_dev rf_devs[RF_MAX_DEVS];
+
+/* ---- hooks (rdnafix_hooks.c) ---- */
+enum rf_hook_id {
+	RF_HOOK_PCI_PROBE,
+	RF_HOOK_NORETRY_SET,
+	RF_HOOK_VM_ADJUST_SIZE,
+	RF_HOOK_GET_VM_PTE,
+	RF_HOOK_COUNT,
+};
+
+enum rf_hook_status {
+	RF_HOOK_INACTIVE,
+	RF_HOOK_PENDING,
+	RF_HOOK_ACTIVE,
+	RF_HOOK_LATE,		/* armed after amdgpu's devices were initialised:
+				 * "pending" until an amdgpu_pci_probe is seen
+				 */
+};
+
+enum rf_amdgpu_state {
+	RF_AMDGPU_ABSENT,
+	RF_AMDGPU_COMING,
+	RF_AMDGPU_LIVE,
+	RF_AMDGPU_GOING,
+};
+
+struct rf_hook {
+	const char *name;		/* sysfs name */
+	const char *symbol;		/* "amdgpu:..." */
+	struct kretprobe krp;
+	bool registered;
+	int status;			/* enum rf_hook_status, under rf_arm_lock */
+	char reason[96];
+};
+
+extern struct rf_hook rf_hooks[RF_HOOK_COUNT];
+extern struct mutex rf_arm_lock;
+extern atomic_t rf_amdgpu_state;
+
+/* arm/disarm, called with rf_arm_lock held */
+int rf_hooks_arm(struct module *amdgpu, bool late);
+void rf_hooks_disarm(void);
+void rf_hooks_set_all(int status, const char *reason);
+void rf_devices_unbind(void);
+void rf_devices_scan_bound(void);
+void rf_hooks_init(void);
+struct module *rf_find_amdgpu(struct kobject **ref);
+extern atomic_t rf_probe_seen;
+
+/* ---- sysfs (rdnafix_sysfs.c) ---- */
+int rf_sysfs_init(void);
+void rf_sysfs_exit(void);
+void rf_sysfs_kick(void);	/* from any context: create pending dirs */
+const char *rf_amdgpu_state_name(int state);
+
+#endif /* RDNAFIX_H */

@@ -1,0 +1,178 @@
+#!/usr/bin/env bash
+# rdnafix kernel test suite (called by `make test`): for each Debian kernel
+# series (6.1, 6.12, 7.2) fetch the kernel image, build rdnafix.ko and the
+# test-only mock amdgpu for it, build an initramfs and boot it ONCE under
+# QEMU/TCG, running the guest suites
+#   params  (b) invalid/valid parameter values at load and at runtime
+#   mock    (c) rdnafix against the mock amdgpu (policy, MTYPE, dry_run, layout)
+#   rdnactl (d) `rdnactl status --json` against /sys/kernel/rdnafix
+#   cycles  (a) 20 load/unload cycles in every order (mock amdgpu)
+#   real    (a) the real Debian amdgpu in both load orders, 20 rdnafix cycles
+# Prints "PASS|FAIL|SKIP [series] name detail" lines and a final
+# "N passed, N failed" line; exits 1 on any failure.
+#
+# Environment:
+#   RDNAFIX_VM_SERIES   series to test (default "6.1 6.12 7.2")
+#   RDNAFIX_VM_SUITES   guest suites (default params,mock,rdnactl,cycles,real)
+#   RDNAFIX_VM_WORK     work dir (default <repo>/build/vm)
+#   RDNAFIX_VM_TIMEOUT  seconds per boot (default 1200)
+#   RDNAFIX_VM_KMOD     "tree" (default): build kmod/ as it is; "head": the committed kmod/
+#   RDNACTL             rdnactl binary to test in the VM (default: <repo>/build/userspace/rdnactl
+#                       when it reports rdnafix state; check (d) is SKIPped without one)
+#   RDNAFIX_CACHE       cache dir (default /var/cache/rdnafix)
+set -uo pipefail
+
+top=$(cd "$(dirname "$0")/../.." && pwd)
+vm=$top/tests/vm
+CACHE=${RDNAFIX_CACHE:-/var/cache/rdnafix}
+WORK=${RDNAFIX_VM_WORK:-$top/build/vm}
+read -r -a SERIES <<<"${RDNAFIX_VM_SERIES:-6.1 6.12 7.2}"
+SUITES=${RDNAFIX_VM_SUITES:-params,mock,rdnactl,cycles,real}
+export RDNAFIX_CACHE=$CACHE
+
+npass=0 nfail=0
+t_start=$(date +%s)
+pass() { npass=$((npass + 1)); echo "PASS $*"; }
+fail() { nfail=$((nfail + 1)); echo "FAIL $*"; }
+finish() {
+	echo "kernel tests: $(( $(date +%s) - t_start )) s in total"
+	echo "$npass passed, $nfail failed"
+	[[ $nfail -eq 0 ]]
+	exit $?
+}
+elapsed() { echo "$(( $(date +%s) - $1 )) s"; }
+
+mkdir -p "$WORK"
+if [[ $(id -u) -ne 0 ]]; then
+	fail "[setup] root: the kernel suite needs root (apt, dpkg -x, chroot builds)"
+	finish
+fi
+missing=
+for c in qemu-system-x86_64 busybox cpio modprobe depmod xz zstd python3 apt-get dpkg; do
+	command -v "$c" >/dev/null || missing="$missing $c"
+done
+if [[ -n $missing ]]; then
+	fail "[setup] tools: missing$missing (run 'make deps')"
+	finish
+fi
+
+# expected guest results per suite (the host fails on any that is missing)
+expect_for() {
+	local s p
+	for s in ${SUITES//,/ }; do
+		case $s in
+		params)
+			for p in noretry vm_fragment_size mtype_sysmem mtype_vram targets exclude dry_run strict; do
+				echo "param_load_invalid_$p param_load_valid_$p param_runtime_invalid_$p param_runtime_valid_$p"
+			done
+			echo param_unload dmesg_clean_params ;;
+		mock) echo mock_hooks_without_amdgpu mock_hooks_rdnafix_first mock_probe_policy \
+			mock_sysfs_devices mock_pte_mtype mock_pte_runtime_change mock_dry_run dmesg_clean_mock ;;
+		rdnactl) echo rdnactl_status_json ;;
+		cycles) echo cycles_mock_20 dmesg_clean_cycles ;;
+		real) echo real_hooks_without_amdgpu real_rdnafix_first real_unload_rdnafix_first \
+			real_amdgpu_first real_rdnafix_cycles_20 real_unload_amdgpu_first \
+			real_amdgpu_reload_rearms real_unload_all dmesg_clean_real ;;
+		*) echo "suite_$s" ;;
+		esac
+	done
+	echo dmesg_clean_final
+}
+
+# --- rdnactl for check (d).  RDNACTL may be relative (the top Makefile sets
+# it to build/userspace/rdnactl); default: <repo>/build/userspace/rdnactl.
+# It is used only if it is the real status command (its JSON has an
+# "rdnafix" object), not the skeleton's placeholder; otherwise (d) SKIPs.
+rdnactl=${RDNACTL:-$top/build/userspace/rdnactl}
+[[ $rdnactl == /* ]] || rdnactl=$top/$rdnactl
+if [[ ! -x $rdnactl ]]; then
+	echo "NOTE: no rdnactl at $rdnactl; check (d) will SKIP (set RDNACTL=/path/to/rdnactl)"
+	rdnactl=
+elif ! "$rdnactl" status --json 2>/dev/null | grep -q '"rdnafix"'; then
+	echo "NOTE: $rdnactl status --json has no \"rdnafix\" object (placeholder build?); check (d) will SKIP"
+	rdnactl=
+else
+	echo "rdnactl for check (d): $rdnactl"
+fi
+
+# --- 1. kernels
+t=$(date +%s)
+if ! "$vm/fetch-kernels.sh" "${SERIES[@]}" >"$WORK/fetch.log" 2>&1; then
+	tail -5 "$WORK/fetch.log"
+	fail "[setup] fetch_kernels: see $WORK/fetch.log"
+	finish
+fi
+grep -E '^[0-9.]+ ' "$WORK/fetch.log" >"$WORK/kernels.txt"
+pass "[setup] fetch_kernels $(awk '{printf "%s=%s(%s) ", $1, $2, $3}' "$WORK/kernels.txt")($(elapsed "$t"))"
+
+# --- 2. rdnafix.ko for every series (the kernel engineer's W=1 build), pinned
+# to the fetched releases
+t=$(date +%s)
+for s in "${SERIES[@]}"; do
+	v=$(cat "$CACHE/kernels/$s.kver")
+	export "RDNAFIX_KVER_${s//./_}=$v"
+done
+rm -rf "$WORK/kmod"
+kmodsrc=$top/kmod
+if [[ ${RDNAFIX_VM_KMOD:-tree} == head ]]; then
+	# the committed kmod/ (a worktree shared with someone editing kmod/)
+	rm -rf "$WORK/kmod-head"
+	mkdir -p "$WORK/kmod-head"
+	git -C "$top" archive HEAD kmod | tar -x -C "$WORK/kmod-head"
+	kmodsrc=$WORK/kmod-head/kmod
+	echo "rdnafix source: kmod/ at $(git -C "$top" rev-parse --short HEAD)"
+fi
+if "$kmodsrc/scripts/build-all.sh" "$WORK/kmod" "${SERIES[@]}" >"$WORK/kmod-build.log" 2>&1; then
+	pass "[setup] build_rdnafix W=1 for ${SERIES[*]} ($(elapsed "$t"))"
+else
+	tail -15 "$WORK/kmod-build.log"
+	fail "[setup] build_rdnafix: see $WORK/kmod-build.log"
+fi
+
+# --- 3. per series: mock, initramfs, one boot
+for s in "${SERIES[@]}"; do
+	kver=$(cat "$CACHE/kernels/$s.kver")
+	kroot=$CACHE/kernels/$kver
+	ko=$WORK/kmod/$kver/rdnafix.ko
+	if [[ ! -f $ko ]]; then
+		fail "[$s] build: no rdnafix.ko for $kver"
+		continue
+	fi
+	t=$(date +%s)
+	if ! "$vm/build-mock.sh" "$WORK/mock/$kver" "$kver" >"$WORK/mock-$s.log" 2>&1; then
+		tail -10 "$WORK/mock-$s.log"
+		fail "[$s] build_mock: see $WORK/mock-$s.log"
+		continue
+	fi
+	pass "[$s] build_mock W=1 $kver ($(elapsed "$t"))"
+	args=(--rdnafix "$ko" --mock "$WORK/mock/$kver/amdgpu.ko")
+	[[ -n $rdnactl ]] && args+=(--rdnactl "$rdnactl")
+	if ! "$vm/build-initramfs.sh" "$WORK/initrd-$s.cpio" "$kroot" "$kver" "${args[@]}" \
+		>"$WORK/initrd-$s.log" 2>&1; then
+		cat "$WORK/initrd-$s.log"
+		fail "[$s] initramfs: see $WORK/initrd-$s.log"
+		continue
+	fi
+	t=$(date +%s)
+	echo "[$s] booting $kver under QEMU/TCG (suites: $SUITES) ..."
+	"$vm/boot.sh" "$kroot" "$WORK/initrd-$s.cpio" "$SUITES" "$WORK/boot-$s"
+	rc=$?
+	bt=$(elapsed "$t")
+	[[ $rc -eq 124 || $rc -eq 137 ]] && fail "[$s] boot: timeout after ${RDNAFIX_VM_TIMEOUT:-1200} s"
+	# shellcheck disable=SC2046
+	out=$(python3 "$vm/check-boot.py" --console "$WORK/boot-$s.console" \
+		--results "$WORK/boot-$s.results" --label "$s" \
+		--expect $(expect_for) --allow-skip rdnactl_status_json)
+	echo "$out"
+	np=$(grep -c '^PASS' <<<"$out")
+	nf=$(grep -c '^FAIL' <<<"$out")
+	npass=$((npass + np))
+	nfail=$((nfail + nf))
+	if [[ $nf -gt 0 ]]; then
+		echo "[$s] console log: $WORK/boot-$s.console (last lines follow)"
+		grep -v '^DMESG: ' "$WORK/boot-$s.console" | tail -15
+	fi
+	echo "[$s] boot took $bt (qemu rc=$rc), kernel $kver"
+	echo "$s $kver boot=$bt" >>"$WORK/timings.txt"
+done
+finish

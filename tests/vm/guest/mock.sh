@@ -1,0 +1,140 @@
+# shellcheck shell=sh
+# (c) rdnafix against the test-only mock amdgpu (module named "amdgpu"):
+# fake probes of RDNA1/RDNA2/RDNA3/excluded/bad-layout devices and
+# get_vm_pte calls; asserts what "amdgpu" saw.  Leaves rdnafix and the mock
+# loaded with devices for the rdnactl suite.
+CTL=/sys/kernel/debug/mock_amdgpu/ctl
+MOCK=/mod/mock/amdgpu.ko
+unload_all >/dev/null
+
+# mock CMD...: run one mock command, print its answer ("ERR" on failure)
+mock() {
+	if echo "$*" >"$CTL" 2>/dev/null; then cat "$CTL"; else echo "ERR"; fi
+}
+# field NAME "k=v k=v": value of k
+field() { echo "$2" | tr ' ' '\n' | sed -n "s/^$1=//p"; }
+D=$RF/devices
+SYS=0x3		# VALID | SYSTEM
+VRAM=0x1	# VALID
+PRT=0x8000000000003	# PRT | VALID | SYSTEM
+UC=0x3000000000003 WC=0x1000000000003 CCV=0x2000000000001
+
+if ! insmod /mod/rdnafix.ko noretry=1 vm_fragment_size=6 mtype_sysmem=uc \
+	exclude=gfx1032,0000:08:00.0; then
+	result mock_setup FAIL "insmod rdnafix failed"
+	return 0
+fi
+expect_eq amdgpu "$(rd $RF/amdgpu)" absent
+expect_hooks before-amdgpu "pending" "pending" "pending" "pending"
+report mock_hooks_without_amdgpu "$(hooks_summary)"
+
+if ! insmod $MOCK noretry=0; then
+	result mock_setup FAIL "insmod mock amdgpu failed"
+	return 0
+fi
+expect_eq amdgpu "$(rd $RF/amdgpu)" live
+expect_hooks rdnafix-first active active active active
+report mock_hooks_rdnafix_first "$(hooks_summary)"
+
+# --- fake probes: what amdgpu saw for noretry / vm_fragment_size
+# slot vendor device bdf [badlayout] | expected "noretry_param noretry frag_param frag"
+probe_expect() {
+	_a=$(mock probe "$1" "$2" "$3" "$4" $6)
+	_got="$(field noretry_param "$_a") $(field noretry "$_a") $(field frag_param "$_a") $(field frag "$_a")"
+	expect_eq "probe$1:$3@$4" "$_got" "$5"
+}
+probe_expect 0 1002 731f 0000:03:00.0 "1 1 6 6"	# RDNA1 Navi10: targeted
+probe_expect 1 1002 73df 0000:04:00.0 "1 1 6 6"	# RDNA2 Navi22: targeted
+probe_expect 2 1002 744c 0000:05:00.0 "0 0 -1 9"	# RDNA3 Navi31: never
+probe_expect 3 1002 73ff 0000:06:00.0 "0 0 -1 9"	# Navi23, excluded by gfx1032
+probe_expect 4 1002 7340 0000:08:00.0 "0 0 -1 9"	# Navi14, excluded by address
+probe_expect 5 1002 73bf 0000:07:00.0 "0 0 -1 9" badlayout
+expect_eq amdgpu.noretry-restored "$(rd /sys/module/amdgpu/parameters/noretry)" 0
+expect_eq amdgpu.vm_fragment_size-restored "$(rd /sys/module/amdgpu/parameters/vm_fragment_size)" -1
+report mock_probe_policy "rdna1/rdna2 got noretry=1 frag=6, others amdgpu's own"
+
+# --- sysfs per device
+for b in 03 04 05 06 07 08; do wait_for "$D/0000:$b:00.0/reason"; done
+dev() { rd "$D/$1/$2"; }
+expect_eq 03:targeted "$(dev 0000:03:00.0 targeted)" 1
+expect_eq 03:pci_id "$(dev 0000:03:00.0 pci_id)" 1002:731f
+expect_eq 03:gfx "$(dev 0000:03:00.0 gfx_target)" gfx1010
+expect_eq 03:gen "$(dev 0000:03:00.0 generation)" rdna1
+expect_eq 03:noretry_req "$(dev 0000:03:00.0 noretry_requested)" 1
+expect_eq 03:noretry_app "$(dev 0000:03:00.0 noretry_applied)" 1
+expect_eq 03:frag_req "$(dev 0000:03:00.0 fragment_size_requested)" 6
+expect_eq 03:frag_app "$(dev 0000:03:00.0 fragment_size_applied)" 6
+expect_eq 03:mtype_sysmem "$(dev 0000:03:00.0 mtype_sysmem)" uc
+expect_eq 03:mtype_vram "$(dev 0000:03:00.0 mtype_vram)" keep
+expect_eq 04:targeted "$(dev 0000:04:00.0 targeted)" 1
+expect_eq 04:gfx "$(dev 0000:04:00.0 gfx_target)" gfx1031
+expect_eq 04:gen "$(dev 0000:04:00.0 generation)" rdna2
+expect_eq 05:targeted "$(dev 0000:05:00.0 targeted)" 0
+expect_eq 05:gen "$(dev 0000:05:00.0 generation)" other
+expect_eq 05:gfx "$(dev 0000:05:00.0 gfx_target)" unknown
+expect_eq 05:noretry_app "$(dev 0000:05:00.0 noretry_applied)" -1
+expect_eq 06:targeted "$(dev 0000:06:00.0 targeted)" 0
+expect_prefix 06:reason "$(dev 0000:06:00.0 reason)" "not targeted: excluded by 'gfx1032'"
+expect_eq 08:targeted "$(dev 0000:08:00.0 targeted)" 0
+expect_prefix 08:reason "$(dev 0000:08:00.0 reason)" "not targeted: excluded by '0000:08:00.0'"
+expect_eq 07:targeted "$(dev 0000:07:00.0 targeted)" 0
+expect_prefix 07:reason "$(dev 0000:07:00.0 reason)" "refused: layout check failed"
+expect_eq 07:noretry_app "$(dev 0000:07:00.0 noretry_applied)" -1
+report mock_sysfs_devices "6 devices: targeted, excluded (gfx, address), rdna3, refused"
+
+# --- MTYPE rewrite (mtype_sysmem=uc, mtype_vram=keep)
+pte_expect() {	# slot pte mtype expected-final [expected-amdgpu]
+	_a=$(mock pte "$1" "$2" "$3")
+	expect_eq "pte$1:$2:$3" "$(field final "$_a")" "$4"
+	[ -z "$5" ] || expect_eq "pte$1:$2:$3:amdgpu" "$(field amdgpu "$_a")" "$5"
+}
+pte_expect 0 $SYS nc $UC $SYS		# RDNA1 sysmem: NC -> UC
+pte_expect 0 $VRAM nc $VRAM $VRAM	# VRAM: keep
+pte_expect 0 $SYS uc $UC $UC		# already UC: nothing to do
+pte_expect 0 $PRT nc $PRT		# PRT entries are left alone
+pte_expect 1 $SYS wc $UC $WC		# RDNA2 sysmem: WC -> UC
+pte_expect 2 $SYS nc $SYS		# RDNA3: never
+pte_expect 3 $SYS nc $SYS		# excluded
+pte_expect 4 $SYS nc $SYS		# excluded by address
+pte_expect 5 $SYS nc $SYS		# refused (layout)
+expect_eq 03:pte_calls "$(dev 0000:03:00.0 pte_calls)" 4
+expect_eq 03:pte_rewrites "$(dev 0000:03:00.0 pte_rewrites)" 1
+expect_eq 03:pte_would "$(dev 0000:03:00.0 pte_would_rewrite)" 1
+expect_eq 04:pte_rewrites "$(dev 0000:04:00.0 pte_rewrites)" 1
+expect_eq 05:pte_rewrites "$(dev 0000:05:00.0 pte_rewrites)" 0
+expect_eq 06:pte_rewrites "$(dev 0000:06:00.0 pte_rewrites)" 0
+expect_eq 06:pte_would "$(dev 0000:06:00.0 pte_would_rewrite)" 0
+expect_eq 07:pte_rewrites "$(dev 0000:07:00.0 pte_rewrites)" 0
+report mock_pte_mtype "sysmem rewritten to UC only on targeted devices, VRAM/PRT kept"
+
+# --- runtime changes apply to the next call
+echo wc >$RP/mtype_sysmem
+pte_expect 0 $SYS nc $WC
+expect_eq 03:mtype_sysmem-after-write "$(dev 0000:03:00.0 mtype_sysmem)" wc
+echo keep >$RP/mtype_sysmem
+pte_expect 0 $SYS nc $SYS
+echo cc >$RP/mtype_vram
+pte_expect 0 $VRAM nc $CCV
+pte_expect 0 $SYS nc $SYS		# sysmem still keep
+echo keep >$RP/mtype_vram
+pte_expect 0 $VRAM nc $VRAM
+report mock_pte_runtime_change "mtype_sysmem uc->wc->keep, mtype_vram keep->cc->keep took effect on the next call"
+
+# --- dry_run: decide and count, change nothing
+echo uc >$RP/mtype_sysmem
+echo 1 >$RP/dry_run
+expect_eq dry_run "$(rd $RF/dry_run)" 1
+rw0=$(dev 0000:03:00.0 pte_rewrites)
+wo0=$(dev 0000:03:00.0 pte_would_rewrite)
+pte_expect 0 $SYS nc $SYS $SYS
+expect_eq dry:03:pte_rewrites "$(dev 0000:03:00.0 pte_rewrites)" "$rw0"
+expect_eq dry:03:pte_would "$(dev 0000:03:00.0 pte_would_rewrite)" $((wo0 + 1))
+probe_expect 6 1002 73a1 0000:09:00.0 "0 0 -1 9"	# Navi21, targeted, dry run
+wait_for "$D/0000:09:00.0/targeted"
+expect_eq dry:09:targeted "$(dev 0000:09:00.0 targeted)" 1
+expect_eq dry:09:noretry_app "$(dev 0000:09:00.0 noretry_applied)" -1
+expect_eq dry:09:frag_app "$(dev 0000:09:00.0 fragment_size_applied)" -1
+echo 0 >$RP/dry_run
+pte_expect 0 $SYS nc $UC
+report mock_dry_run "dry_run=1 counted a would-rewrite and changed no PTE and no noretry/fragment"
+dmesg_check mock

@@ -1,0 +1,389 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * TEST-ONLY mock of amdgpu for the rdnafix VM suite.  It is built as a
+ * module named "amdgpu" and loaded INSTEAD of the real driver, in a VM.
+ *
+ * It defines the functions rdnafix hooks, with the exact prototypes of the
+ * kernel it is built for (docs: amdgpu-internals.md section 2.1), and the
+ * module parameters "noretry" (int, 0644) and "vm_fragment_size" (int,
+ * 0444) like amdgpu.  The functions are noipa (no inlining, no cloning),
+ * so kprobes land on the same kind of symbol as in amdgpu.
+ *
+ * A debugfs file drives it: write one command, read the answer.
+ *   /sys/kernel/debug/mock_amdgpu/ctl
+ *     probe SLOT VENDOR DEVICE DDDD:BB:DD.F [badlayout]
+ *         fake amdgpu_pci_probe() of a device; answers what amdgpu saw:
+ *         "noretry_param=N noretry=N frag_param=N frag=N"
+ *     pte SLOT PTE_HEX nc|wc|cc|uc
+ *         one get_vm_pte() for the mapping (PTE_HEX holds e.g. the SYSTEM
+ *         bit); answers "amdgpu=0xHEX final=0xHEX" (before/after hooks)
+ *     bench SLOT COUNT
+ *         COUNT get_vm_pte() calls, answers "calls=N ns=TOTAL"
+ *     remove SLOT
+ */
+#include <linux/module.h>
+#include <linux/moduleparam.h>
+#include <linux/kernel.h>
+#include <linux/slab.h>
+#include <linux/pci.h>
+#include <linux/debugfs.h>
+#include <linux/uaccess.h>
+#include <linux/mutex.h>
+#include <linux/ktime.h>
+#include <linux/sched.h>
+#include <linux/version.h>
+
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 18, 0)
+#define MOCK_PTE_V2 1		/* get_vm_pte(adev, vm, bo, vm_flags, flags) */
+#else
+#define MOCK_PTE_V2 0		/* get_vm_pte(adev, mapping, flags) + map_mtype */
+#endif
+
+#define MOCK_SLOTS		8
+#define MOCK_MTYPE_SHIFT	48
+#define MOCK_MTYPE_MASK		(7ULL << MOCK_MTYPE_SHIFT)
+/* UAPI AMDGPU_VM_MTYPE_* selectors (amdgpu_drm.h) */
+#define MOCK_VM_MTYPE_SHIFT	5
+#define MOCK_VM_MTYPE_MASK	(0xfU << MOCK_VM_MTYPE_SHIFT)
+
+static int amdgpu_noretry = -1;
+module_param_named(noretry, amdgpu_noretry, int, 0644);
+MODULE_PARM_DESC(noretry, "mock of amdgpu.noretry (-1 = auto)");
+static int amdgpu_vm_fragment_size = -1;
+module_param_named(vm_fragment_size, amdgpu_vm_fragment_size, int, 0444);
+MODULE_PARM_DESC(vm_fragment_size, "mock of amdgpu.vm_fragment_size (-1 = auto)");
+
+/* The only layout rdnafix may rely on: dev, pdev first. */
+struct amdgpu_device {
+	struct device *dev;
+	struct pci_dev *pdev;
+	/* mock-private from here on */
+	int gmc_noretry;
+	u32 fragment_size;
+	int noretry_param_seen;
+	int frag_param_seen;
+	bool rdna1;
+};
+
+struct amdgpu_bo_va_mapping {
+	u64 flags;
+};
+
+struct amdgpu_vm {
+	int unused;
+};
+
+struct amdgpu_bo {
+	u64 flags;
+};
+
+struct mock_dev {
+	struct pci_dev pdev;
+	struct pci_bus bus;
+	struct pci_sysdata sysdata;
+	struct device other;	/* what adev->dev points at for "badlayout" */
+	struct amdgpu_device adev;
+};
+
+static struct mock_dev *slots[MOCK_SLOTS];
+static DEFINE_MUTEX(mock_lock);
+static char answer[256];
+static struct dentry *mock_dir;
+/* what the mock's get_vm_pte wrote, before any return hook */
+static u64 mock_pte_amdgpu;
+
+#define MOCK_HOOK __attribute__((__noipa__)) __used
+
+/* global (non-static) in amdgpu, as here */
+void amdgpu_gmc_noretry_set(struct amdgpu_device *adev);
+void amdgpu_vm_adjust_size(struct amdgpu_device *adev, uint32_t min_vm_size,
+			   uint32_t fragment_size_default, unsigned int max_level,
+			   unsigned int max_bits);
+
+/*
+ * amdgpu_gmc_noretry_set(): like amdgpu, -1 means the per-GC default
+ * (0 for RDNA1 on 6.1/6.12 kernels, 1 for RDNA2), else the parameter.
+ */
+MOCK_HOOK void amdgpu_gmc_noretry_set(struct amdgpu_device *adev)
+{
+	int p = READ_ONCE(amdgpu_noretry);
+
+	adev->noretry_param_seen = p;
+	adev->gmc_noretry = p == -1 ? (adev->rdna1 ? 0 : 1) : p;
+}
+
+MOCK_HOOK void amdgpu_vm_adjust_size(struct amdgpu_device *adev, uint32_t min_vm_size,
+				     uint32_t fragment_size_default, unsigned int max_level,
+				     unsigned int max_bits)
+{
+	int p = READ_ONCE(amdgpu_vm_fragment_size);
+
+	adev->frag_param_seen = p;
+	adev->fragment_size = p == -1 ? fragment_size_default : p;
+	(void)min_vm_size;
+	(void)max_level;
+	(void)max_bits;
+}
+
+static u64 mock_hw_mtype(u32 uapi)
+{
+	switch ((uapi & MOCK_VM_MTYPE_MASK) >> MOCK_VM_MTYPE_SHIFT) {
+	case 2:
+		return 1;	/* WC */
+	case 3:
+		return 2;	/* CC */
+	case 4:
+		return 3;	/* UC */
+	default:
+		return 0;	/* DEFAULT, NC, anything else: NC */
+	}
+}
+
+#if MOCK_PTE_V2
+static MOCK_HOOK void gmc_v10_0_get_vm_pte(struct amdgpu_device *adev, struct amdgpu_vm *vm,
+				    struct amdgpu_bo *bo, uint32_t vm_flags, uint64_t *flags)
+{
+	u64 f = READ_ONCE(*flags);
+
+	f = (f & ~MOCK_MTYPE_MASK) | (mock_hw_mtype(vm_flags) << MOCK_MTYPE_SHIFT);
+	WRITE_ONCE(*flags, f);
+	WRITE_ONCE(mock_pte_amdgpu, f);
+	(void)adev;
+	(void)vm;
+	(void)bo;
+}
+#else
+static MOCK_HOOK uint64_t gmc_v10_0_map_mtype(struct amdgpu_device *adev, uint32_t flags)
+{
+	(void)adev;
+	return mock_hw_mtype(flags) << MOCK_MTYPE_SHIFT;
+}
+
+static MOCK_HOOK void gmc_v10_0_get_vm_pte(struct amdgpu_device *adev,
+				    struct amdgpu_bo_va_mapping *mapping, uint64_t *flags)
+{
+	u64 f = READ_ONCE(*flags);
+
+	f = (f & ~MOCK_MTYPE_MASK) | (mapping->flags & MOCK_MTYPE_MASK);
+	WRITE_ONCE(*flags, f);
+	WRITE_ONCE(mock_pte_amdgpu, f);
+	(void)adev;
+}
+#endif
+
+/* Like amdgpu: device init sets noretry, GMC v10 sw_init sizes the VM. */
+static MOCK_HOOK int amdgpu_pci_probe(struct pci_dev *pdev, const struct pci_device_id *ent)
+{
+	struct mock_dev *m = container_of(pdev, struct mock_dev, pdev);
+
+	(void)ent;
+	amdgpu_gmc_noretry_set(&m->adev);
+	amdgpu_vm_adjust_size(&m->adev, 256 * 1024, 9, 3, 48);
+	return 0;
+}
+
+static void mock_release(struct device *dev)
+{
+	struct mock_dev *m = container_of(dev, struct mock_dev, pdev.dev);
+
+	kfree(m);
+}
+
+static void mock_other_release(struct device *dev)
+{
+}
+
+static int mock_cmd_probe(unsigned int slot, unsigned int vendor, unsigned int device,
+			  const char *bdf, bool bad)
+{
+	unsigned int dom, bus, dv, fn;
+	struct mock_dev *m;
+	int ret;
+
+	if (sscanf(bdf, "%x:%x:%x.%x", &dom, &bus, &dv, &fn) != 4 || bus > 0xff ||
+	    dv > 0x1f || fn > 7)
+		return -EINVAL;
+	if (slots[slot])
+		return -EBUSY;
+	m = kzalloc(sizeof(*m), GFP_KERNEL);
+	if (!m)
+		return -ENOMEM;
+	m->sysdata.domain = dom;
+	m->bus.number = bus;
+	m->bus.sysdata = &m->sysdata;
+	m->pdev.bus = &m->bus;
+	m->pdev.vendor = vendor;
+	m->pdev.device = device;
+	m->pdev.devfn = PCI_DEVFN(dv, fn);
+	m->pdev.class = PCI_CLASS_DISPLAY_VGA << 8;
+	device_initialize(&m->pdev.dev);
+	m->pdev.dev.release = mock_release;
+	ret = dev_set_name(&m->pdev.dev, "%04x:%02x:%02x.%d", dom, bus, dv, fn);
+	if (ret) {
+		put_device(&m->pdev.dev);
+		return ret;
+	}
+	device_initialize(&m->other);
+	m->other.release = mock_other_release;
+	m->adev.pdev = &m->pdev;
+	m->adev.dev = bad ? &m->other : &m->pdev.dev;
+	/* GC 10.1.x parts: PCI ids 0x731x, 0x734x, 0x736x, Cyan Skillfish 0x13xx/0x143f */
+	m->adev.rdna1 = (device & 0xff00) == 0x7300 && device < 0x73a0;
+	m->adev.rdna1 |= device == 0x13db || (device >= 0x13f9 && device <= 0x13fe) ||
+			 device == 0x143f;
+	ret = amdgpu_pci_probe(&m->pdev, NULL);
+	slots[slot] = m;
+	scnprintf(answer, sizeof(answer),
+		  "probe=%d noretry_param=%d noretry=%d frag_param=%d frag=%u\n", ret,
+		  m->adev.noretry_param_seen, m->adev.gmc_noretry, m->adev.frag_param_seen,
+		  m->adev.fragment_size);
+	return 0;
+}
+
+static int mtype_uapi(const char *name, u32 *out)
+{
+	static const char * const names[] = { "default", "nc", "wc", "cc", "uc" };
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(names); i++) {
+		if (!strcmp(name, names[i])) {
+			*out = i << MOCK_VM_MTYPE_SHIFT;
+			return 0;
+		}
+	}
+	return -EINVAL;
+}
+
+static u64 mock_one_pte(struct amdgpu_device *adev, u64 pte, u32 uapi)
+{
+	u64 flags = pte;
+#if MOCK_PTE_V2
+	struct amdgpu_vm vm = { 0 };
+	struct amdgpu_bo bo = { 0 };
+
+	gmc_v10_0_get_vm_pte(adev, &vm, &bo, uapi, &flags);
+#else
+	struct amdgpu_bo_va_mapping mapping;
+
+	mapping.flags = gmc_v10_0_map_mtype(adev, uapi);
+	gmc_v10_0_get_vm_pte(adev, &mapping, &flags);
+#endif
+	return flags;
+}
+
+static int mock_cmd_pte(unsigned int slot, u64 pte, const char *mtype)
+{
+	u32 uapi;
+	u64 out;
+
+	if (!slots[slot] || mtype_uapi(mtype, &uapi))
+		return -EINVAL;
+	out = mock_one_pte(&slots[slot]->adev, pte, uapi);
+	scnprintf(answer, sizeof(answer), "amdgpu=0x%llx final=0x%llx\n",
+		  READ_ONCE(mock_pte_amdgpu), out);
+	return 0;
+}
+
+static int mock_cmd_bench(unsigned int slot, unsigned int count)
+{
+	u64 t0, total = 0, sink = 0;
+	unsigned int i;
+
+	if (!slots[slot] || count == 0 || count > 10000000)
+		return -EINVAL;
+	for (i = 0; i < count; i++) {
+		if ((i & 1023) == 0) {
+			if (i)
+				total += ktime_get_ns() - t0;
+			cond_resched();
+			t0 = ktime_get_ns();
+		}
+		sink ^= mock_one_pte(&slots[slot]->adev, 0x1ULL | (u64)(i & 1) << 1,
+				     1 << MOCK_VM_MTYPE_SHIFT);
+	}
+	total += ktime_get_ns() - t0;
+	scnprintf(answer, sizeof(answer), "calls=%u ns=%llu sink=%llx\n", count, total,
+		  sink & 1);
+	return 0;
+}
+
+static void mock_remove(unsigned int slot)
+{
+	struct mock_dev *m = slots[slot];
+
+	if (!m)
+		return;
+	slots[slot] = NULL;
+	put_device(&m->other);
+	put_device(&m->pdev.dev);
+}
+
+static ssize_t mock_ctl_write(struct file *file, const char __user *ubuf, size_t len,
+			      loff_t *ppos)
+{
+	char buf[128], a[24], b[24];
+	unsigned int slot, x, y;
+	unsigned long long pte;
+	int n, ret = -EINVAL;
+
+	if (len >= sizeof(buf))
+		return -EINVAL;
+	if (copy_from_user(buf, ubuf, len))
+		return -EFAULT;
+	buf[len] = '\0';
+	mutex_lock(&mock_lock);
+	answer[0] = '\0';
+	if (sscanf(buf, "probe %u %x %x %23s %23s", &slot, &x, &y, a, b) >= 4 &&
+	    slot < MOCK_SLOTS) {
+		n = sscanf(buf, "probe %u %x %x %23s %23s", &slot, &x, &y, a, b);
+		ret = mock_cmd_probe(slot, x, y, a, n == 5 && !strcmp(b, "badlayout"));
+	} else if (sscanf(buf, "pte %u %llx %23s", &slot, &pte, a) == 3 && slot < MOCK_SLOTS) {
+		ret = mock_cmd_pte(slot, pte, a);
+	} else if (sscanf(buf, "bench %u %u", &slot, &x) == 2 && slot < MOCK_SLOTS) {
+		ret = mock_cmd_bench(slot, x);
+	} else if (sscanf(buf, "remove %u", &slot) == 1 && slot < MOCK_SLOTS) {
+		mock_remove(slot);
+		ret = 0;
+	}
+	mutex_unlock(&mock_lock);
+	return ret ? ret : len;
+}
+
+static ssize_t mock_ctl_read(struct file *file, char __user *ubuf, size_t len, loff_t *ppos)
+{
+	ssize_t ret;
+
+	mutex_lock(&mock_lock);
+	ret = simple_read_from_buffer(ubuf, len, ppos, answer, strlen(answer));
+	mutex_unlock(&mock_lock);
+	return ret;
+}
+
+static const struct file_operations mock_ctl_fops = {
+	.owner = THIS_MODULE,
+	.write = mock_ctl_write,
+	.read = mock_ctl_read,
+	.llseek = default_llseek,
+};
+
+static int __init mock_init(void)
+{
+	mock_dir = debugfs_create_dir("mock_amdgpu", NULL);
+	debugfs_create_file("ctl", 0600, mock_dir, NULL, &mock_ctl_fops);
+	pr_info("mock amdgpu (TEST ONLY) loaded, pte api v%d\n", MOCK_PTE_V2 ? 2 : 1);
+	return 0;
+}
+
+static void __exit mock_exit(void)
+{
+	unsigned int i;
+
+	debugfs_remove_recursive(mock_dir);
+	for (i = 0; i < MOCK_SLOTS; i++)
+		mock_remove(i);
+}
+
+module_init(mock_init);
+module_exit(mock_exit);
+MODULE_DESCRIPTION("TEST-ONLY mock of amdgpu for the rdnafix VM suite");
+MODULE_LICENSE("GPL");
