@@ -8,7 +8,7 @@ CMAKE_FLAGS ?=
 
 RDNACTL := $(BUILD)/userspace/rdnactl
 
-.PHONY: all deps build status test test-unit test-kernel install kmod clean help dkms-install dkms-remove
+.PHONY: all deps build status test test-unit test-kernel test-kmod-style test-dkms install kmod clean help dkms-install dkms-remove
 
 all: build
 
@@ -16,7 +16,7 @@ help:
 	@echo "make deps      install the Debian packages in userspace/deps/packages.txt"
 	@echo "make build     build rdnactl (CMake+Ninja into $(BUILD)/userspace)"
 	@echo "make status    deps + build + run 'rdnactl status'"
-	@echo "make test      deps + build + every test (unit, fixtures, kernel/VM)"
+	@echo "make test      deps + build + every test (unit, fixtures, ROCm chroot, kernel VMs, checkpatch, DKMS)"
 	@echo "make install   install rdnactl, man page, completion (PREFIX, DESTDIR)"
 	@echo "make kmod      build the rdnafix kernel module for KVER=$(KVER)"
 	@echo "make dkms-install  register rdnafix with DKMS (/usr/src/rdnafix-<ver>), build+install for KVER"
@@ -37,12 +37,20 @@ status: build
 test: build
 	$(MAKE) --no-print-directory test-unit
 	$(MAKE) --no-print-directory test-kernel
+	$(MAKE) --no-print-directory test-kmod-style
+	$(MAKE) --no-print-directory test-dkms
 
 test-unit:
 	ctest --test-dir $(BUILD)/userspace --output-on-failure
 
 test-kernel:
 	@if [ -x tests/kernel/run.sh ]; then tests/kernel/run.sh; else echo "test-kernel: no kernel tests yet"; fi
+
+test-kmod-style:
+	bash kmod/scripts/checkpatch.sh
+
+test-dkms:
+	bash tests/dkms/run.sh
 
 install: build
 	DESTDIR=$(DESTDIR) cmake --install $(BUILD)/userspace --prefix $(PREFIX)
