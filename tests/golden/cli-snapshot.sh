@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# Byte-exact snapshot of rdnactl's user-visible output, used to prove that a
+# refactor changed no behaviour (tests/golden/README.md).
+#
+#   tests/golden/cli-snapshot.sh RDNACTL OUTDIR
+#
+# For every fixture machine: status --json, status --color never, env (sh and
+# fish), each with its exit code; then validate --list (text and JSON) and the
+# --help of every verb.  Paths to the checkout are replaced by @TOP@ so two
+# checkouts give the same bytes.
+set -euo pipefail
+rdnactl=$(realpath "$1")
+out=$2
+top=$(cd "$(dirname "$0")/../.." && pwd)
+mkdir -p "$out"
+
+run() { # name, args...
+	local name=$1
+	shift
+	local rc=0
+	(cd "$top" && "$rdnactl" "$@") >"$out/$name.out" 2>"$out/$name.err" || rc=$?
+	echo "$rc" >"$out/$name.rc"
+	sed -i "s|$top|@TOP@|g" "$out/$name.out" "$out/$name.err"
+}
+
+for fx in "$top"/tests/fixtures/*/; do
+	[ -d "$fx/root" ] || continue
+	n=$(basename "$fx")
+	common=(--root "$fx/root")
+	[ -f "$fx/env" ] && common+=(--env "$fx/env")
+	# shellcheck disable=SC2207
+	[ -f "$fx/args" ] && common+=($(cat "$fx/args"))
+	run "$n.status-json" status "${common[@]}" --json
+	run "$n.status-text" status "${common[@]}" --color never
+	run "$n.env-sh" env "${common[@]}"
+	run "$n.env-fish" env "${common[@]}" --shell fish
+done
+run validate-list validate --list
+run validate-list-json validate --list --json
+run help --help
+for verb in status env validate history; do
+	run "help-$verb" "$verb" --help
+done
+run no-verb
+run typo stauts
+run bad-root status --root /nonexistent/rdnafix-snapshot
