@@ -102,8 +102,10 @@ int main(int argc, char **argv)
 				std::string bad = g::check_code_object(api, r.code, g::validation_kernel_names());
 				int mach = g::elf_machine(r.code);
 				char what[256];
-				snprintf(what, sizeof what, "compile %zu kernels for %s: %zu-byte ELF, e_machine %d (%s), %.2f s",
-					 g::validation_kernel_names().size(), args[i].c_str(), r.code.size(), mach, em, s);
+				snprintf(what, sizeof what,
+					 "compile %zu kernels for %s: %zu-byte ELF, e_machine %d (%s), %.2f s",
+					 g::validation_kernel_names().size(), args[i].c_str(), r.code.size(), mach, em,
+					 s);
 				result(bad.empty(), what, bad);
 				if (!out_dir.empty()) {
 					std::string path = out_dir + "/" + args[i] + ".co";
@@ -126,9 +128,10 @@ int main(int argc, char **argv)
 		} catch (const g::GpuError &e) {
 			std::string m = e.what();
 			printf("  error: %s\n", m.substr(0, 300).c_str());
-			bool ok = mode == "unknown-target" ? m.find("not known to comgr") != std::string::npos ||
-								     m.find("not supported by NVRTC") != std::string::npos
-							   : true; // any clean error (abort -> "compiler crashed: SIGABRT")
+			bool ok = mode == "unknown-target"
+					  ? m.find("not known to comgr") != std::string::npos ||
+						    m.find("not supported by NVRTC") != std::string::npos
+					  : true; // any clean error (abort -> "compiler crashed: SIGABRT")
 			result(ok, mode + " " + target + " is an error, not a crash", m);
 		}
 	} else if (mode == "cache-hit" && args.size() == 3) {

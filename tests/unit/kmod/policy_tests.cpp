@@ -36,8 +36,7 @@ rdnafix_sel_list parse_list(const std::string &s, bool allow_empty)
 	return l;
 }
 
-rdnafix_dev make_dev(std::uint16_t device, const std::string &bdf = "0000:03:00.0",
-		     std::uint16_t vendor = 0x1002)
+rdnafix_dev make_dev(std::uint16_t device, const std::string &bdf = "0000:03:00.0", std::uint16_t vendor = 0x1002)
 {
 	rdnafix_dev d{};
 	d.vendor = vendor;
@@ -46,8 +45,7 @@ rdnafix_dev make_dev(std::uint16_t device, const std::string &bdf = "0000:03:00.
 	return d;
 }
 
-rdnafix_decision decide(const std::string &targets, const std::string &exclude,
-			const rdnafix_dev &d)
+rdnafix_decision decide(const std::string &targets, const std::string &exclude, const rdnafix_dev &d)
 {
 	rdnafix_sel_list t = parse_list(targets, false);
 	rdnafix_sel_list x = parse_list(exclude, true);
@@ -61,9 +59,26 @@ bool targeted(const std::string &targets, const std::string &exclude, const rdna
 
 // Inputs every validator must refuse (besides its own out-of-range values).
 const std::vector<std::string> kGarbage = {
-	"",	    " ",     "\n",	"\n\n",	  "abc",   "1 ",   " 1",  "1x",
-	"+1",	    "-",     "--1",	"0x1",	  "1\n\n", "1\t",  "1,1", "-0",
-	"0 \n",	    "é",     std::string(300, '1'), std::string(4096, 'a'),
+	"",
+	" ",
+	"\n",
+	"\n\n",
+	"abc",
+	"1 ",
+	" 1",
+	"1x",
+	"+1",
+	"-",
+	"--1",
+	"0x1",
+	"1\n\n",
+	"1\t",
+	"1,1",
+	"-0",
+	"0 \n",
+	"é",
+	std::string(300, '1'),
+	std::string(4096, 'a'),
 };
 
 } // namespace
@@ -71,7 +86,7 @@ const std::vector<std::string> kGarbage = {
 TEST_CASE("noretry accepts exactly -1, 0, 1", "[params]")
 {
 	const std::map<std::string, int> valid = {
-		{ "-1", -1 }, { "0", 0 }, { "1", 1 }, { "-1\n", -1 }, { "0\n", 0 }, { "1\n", 1 },
+		{"-1", -1}, {"0", 0}, {"1", 1}, {"-1\n", -1}, {"0\n", 0}, {"1\n", 1},
 	};
 	for (const auto &[in, want] : valid) {
 		int v = 42;
@@ -80,7 +95,7 @@ TEST_CASE("noretry accepts exactly -1, 0, 1", "[params]")
 		CHECK(v == want);
 	}
 	std::vector<std::string> bad = kGarbage;
-	bad.insert(bad.end(), { "2", "-2", "01", "00", "-01", "10", "-10", "999", "1000", "-1000" });
+	bad.insert(bad.end(), {"2", "-2", "01", "00", "-01", "10", "-10", "999", "1000", "-1000"});
 	for (const auto &in : bad) {
 		int v = 42;
 		INFO("value '" << in << "'");
@@ -102,7 +117,7 @@ TEST_CASE("vm_fragment_size accepts -1 and 4..9 only", "[params]")
 		CHECK(rdnafix_parse_fragment((in + "\n").c_str(), &v) == 0);
 	}
 	std::vector<std::string> bad = kGarbage;
-	bad.insert(bad.end(), { "0", "1", "2", "3", "10", "11", "-2", "-4", "-9", "09", "4 ", "44" });
+	bad.insert(bad.end(), {"0", "1", "2", "3", "10", "11", "-2", "-4", "-9", "09", "4 ", "44"});
 	for (const auto &in : bad) {
 		int v = 42;
 		INFO("value '" << in << "'");
@@ -114,8 +129,7 @@ TEST_CASE("vm_fragment_size accepts -1 and 4..9 only", "[params]")
 TEST_CASE("mtype_sysmem/mtype_vram accept keep|nc|wc|cc|uc with the hardware encoding", "[params]")
 {
 	const std::map<std::string, int> valid = {
-		{ "keep", RDNAFIX_MTYPE_KEEP }, { "nc", 0 }, { "wc", 1 }, { "cc", 2 }, { "uc", 3 },
-		{ "uc\n", 3 },
+		{"keep", RDNAFIX_MTYPE_KEEP}, {"nc", 0}, {"wc", 1}, {"cc", 2}, {"uc", 3}, {"uc\n", 3},
 	};
 	for (const auto &[in, want] : valid) {
 		int v = 42;
@@ -129,8 +143,8 @@ TEST_CASE("mtype_sysmem/mtype_vram accept keep|nc|wc|cc|uc with the hardware enc
 	CHECK(RDNAFIX_MTYPE_CC == 2);
 	CHECK(RDNAFIX_MTYPE_UC == 3);
 	std::vector<std::string> bad = kGarbage;
-	bad.insert(bad.end(), { "NC", "Keep", "KEEP", "n", "ncx", "rw", "default", "0", "3",
-				"keep ", " uc", "uc\n\n", "ucuc" });
+	bad.insert(bad.end(),
+		   {"NC", "Keep", "KEEP", "n", "ncx", "rw", "default", "0", "3", "keep ", " uc", "uc\n\n", "ucuc"});
 	for (const auto &in : bad) {
 		int v = 42;
 		INFO("value '" << in << "'");
@@ -153,7 +167,7 @@ TEST_CASE("dry_run/strict accept exactly 0 or 1", "[params]")
 	CHECK(rdnafix_parse_bool01("0\n", &b) == 0);
 	CHECK_FALSE(b);
 	std::vector<std::string> bad = kGarbage;
-	bad.insert(bad.end(), { "2", "-1", "y", "n", "Y", "true", "on", "01", "10" });
+	bad.insert(bad.end(), {"2", "-1", "y", "n", "Y", "true", "on", "01", "10"});
 	for (const auto &in : bad) {
 		bool v = true;
 		INFO("value '" << in << "'");
@@ -186,14 +200,14 @@ TEST_CASE("selector lists: valid syntax", "[selectors]")
 		std::vector<int> kinds;
 	};
 	const std::vector<Case> cases = {
-		{ "rdna1", { RDNAFIX_SEL_RDNA1 } },
-		{ "rdna1,rdna2", { RDNAFIX_SEL_RDNA1, RDNAFIX_SEL_RDNA2 } },
-		{ "gfx1031", { RDNAFIX_SEL_GFX } },
-		{ "gfx90a,gfx1151", { RDNAFIX_SEL_GFX, RDNAFIX_SEL_GFX } },
-		{ "dgpu,apu", { RDNAFIX_SEL_DGPU, RDNAFIX_SEL_APU } },
-		{ "0000:03:00.0", { RDNAFIX_SEL_BDF } },
-		{ "0000:0A:1f.7\n", { RDNAFIX_SEL_BDF } },
-		{ "rdna2,0001:c1:00.0,apu", { RDNAFIX_SEL_RDNA2, RDNAFIX_SEL_BDF, RDNAFIX_SEL_APU } },
+		{"rdna1", {RDNAFIX_SEL_RDNA1}},
+		{"rdna1,rdna2", {RDNAFIX_SEL_RDNA1, RDNAFIX_SEL_RDNA2}},
+		{"gfx1031", {RDNAFIX_SEL_GFX}},
+		{"gfx90a,gfx1151", {RDNAFIX_SEL_GFX, RDNAFIX_SEL_GFX}},
+		{"dgpu,apu", {RDNAFIX_SEL_DGPU, RDNAFIX_SEL_APU}},
+		{"0000:03:00.0", {RDNAFIX_SEL_BDF}},
+		{"0000:0A:1f.7\n", {RDNAFIX_SEL_BDF}},
+		{"rdna2,0001:c1:00.0,apu", {RDNAFIX_SEL_RDNA2, RDNAFIX_SEL_BDF, RDNAFIX_SEL_APU}},
 	};
 	for (const auto &c : cases) {
 		INFO("list '" << c.in << "'");
@@ -233,31 +247,31 @@ TEST_CASE("selector lists: invalid input is refused and the bad element located"
 	for (int i = 0; i < 17; i++)
 		seventeen += (i ? "," : "") + std::string("rdna1");
 	const std::vector<Case> cases = {
-		{ "", 0 },
-		{ "rdna3", 0 },
-		{ "rdna1,", 6 },
-		{ ",rdna1", 0 },
-		{ "rdna1,,rdna2", 6 },
-		{ "rdna1 ,rdna2", 0 },
-		{ "rdna1, rdna2", 6 },
-		{ "RDNA1", 0 },
-		{ "gfx", 0 },
-		{ "gfx1", 0 },
-		{ "gfx10311", 0 },
-		{ "GFX1031", 0 },
-		{ "gfx103g", 0 },
-		{ "rdna2,0000:03:00.8", 6 },
-		{ "0000:03:20.0", 0 },
-		{ "0000:3:00.0", 0 },
-		{ "00000:03:00.0", 0 },
-		{ "0000:03:00:0", 0 },
-		{ "0000-03-00.0", 0 },
-		{ "03:00.0", 0 },
-		{ "apu,dgpu,x", 9 },
-		{ "rdna1\n\n", 0 },
-		{ seventeen, 96 },
-		{ std::string(300, 'a'), 0 },
-		{ "-1", 0 },
+		{"", 0},
+		{"rdna3", 0},
+		{"rdna1,", 6},
+		{",rdna1", 0},
+		{"rdna1,,rdna2", 6},
+		{"rdna1 ,rdna2", 0},
+		{"rdna1, rdna2", 6},
+		{"RDNA1", 0},
+		{"gfx", 0},
+		{"gfx1", 0},
+		{"gfx10311", 0},
+		{"GFX1031", 0},
+		{"gfx103g", 0},
+		{"rdna2,0000:03:00.8", 6},
+		{"0000:03:20.0", 0},
+		{"0000:3:00.0", 0},
+		{"00000:03:00.0", 0},
+		{"0000:03:00:0", 0},
+		{"0000-03-00.0", 0},
+		{"03:00.0", 0},
+		{"apu,dgpu,x", 9},
+		{"rdna1\n\n", 0},
+		{seventeen, 96},
+		{std::string(300, 'a'), 0},
+		{"-1", 0},
 	};
 	for (const auto &c : cases) {
 		INFO("list '" << c.in << "'");
@@ -296,13 +310,13 @@ TEST_CASE("GFX10 PCI table: ids, targets, generation, APU flag", "[table]")
 	};
 	// amdgpu-internals.md section 7
 	const Known known[] = {
-		{ 0x731f, "gfx1010", RDNAFIX_GEN_RDNA1, 0 }, { 0x7362, "gfx1011", RDNAFIX_GEN_RDNA1, 0 },
-		{ 0x7340, "gfx1012", RDNAFIX_GEN_RDNA1, 0 }, { 0x13fe, "gfx1013", RDNAFIX_GEN_RDNA1, 1 },
-		{ 0x73bf, "gfx1030", RDNAFIX_GEN_RDNA2, 0 }, { 0x73df, "gfx1031", RDNAFIX_GEN_RDNA2, 0 },
-		{ 0x73ff, "gfx1032", RDNAFIX_GEN_RDNA2, 0 }, { 0x163f, "gfx1033", RDNAFIX_GEN_RDNA2, 1 },
-		{ 0x1435, "gfx1033", RDNAFIX_GEN_RDNA2, 1 }, { 0x743f, "gfx1034", RDNAFIX_GEN_RDNA2, 0 },
-		{ 0x1681, "gfx1035", RDNAFIX_GEN_RDNA2, 1 }, { 0x164e, "gfx1036", RDNAFIX_GEN_RDNA2, 1 },
-		{ 0x13c0, "gfx1036", RDNAFIX_GEN_RDNA2, 1 }, { 0x1506, "gfx1036", RDNAFIX_GEN_RDNA2, 1 },
+		{0x731f, "gfx1010", RDNAFIX_GEN_RDNA1, 0}, {0x7362, "gfx1011", RDNAFIX_GEN_RDNA1, 0},
+		{0x7340, "gfx1012", RDNAFIX_GEN_RDNA1, 0}, {0x13fe, "gfx1013", RDNAFIX_GEN_RDNA1, 1},
+		{0x73bf, "gfx1030", RDNAFIX_GEN_RDNA2, 0}, {0x73df, "gfx1031", RDNAFIX_GEN_RDNA2, 0},
+		{0x73ff, "gfx1032", RDNAFIX_GEN_RDNA2, 0}, {0x163f, "gfx1033", RDNAFIX_GEN_RDNA2, 1},
+		{0x1435, "gfx1033", RDNAFIX_GEN_RDNA2, 1}, {0x743f, "gfx1034", RDNAFIX_GEN_RDNA2, 0},
+		{0x1681, "gfx1035", RDNAFIX_GEN_RDNA2, 1}, {0x164e, "gfx1036", RDNAFIX_GEN_RDNA2, 1},
+		{0x13c0, "gfx1036", RDNAFIX_GEN_RDNA2, 1}, {0x1506, "gfx1036", RDNAFIX_GEN_RDNA2, 1},
 	};
 	for (const auto &k : known) {
 		INFO("device " << std::hex << k.id);
@@ -342,7 +356,7 @@ TEST_CASE("GFX10 PCI table agrees with userspace/data/gpu-database.tsv", "[table
 		if (col.empty()) {
 			for (size_t i = 0; i < f.size(); i++)
 				col[f[i]] = i;
-			for (const char *need : { "pci_device", "gfx_target", "generation", "apu" })
+			for (const char *need : {"pci_device", "gfx_target", "generation", "apu"})
 				REQUIRE(col.count(need) == 1);
 			continue;
 		}
@@ -350,9 +364,9 @@ TEST_CASE("GFX10 PCI table agrees with userspace/data/gpu-database.tsv", "[table
 		if (gen != "rdna1" && gen != "rdna2")
 			continue;
 		const auto dev = static_cast<std::uint16_t>(std::stoul(f.at(col["pci_device"]), nullptr, 16));
-		const auto row = std::make_tuple(f.at(col["gfx_target"]),
-						 gen == "rdna1" ? RDNAFIX_GEN_RDNA1 : RDNAFIX_GEN_RDNA2,
-						 std::stoi(f.at(col["apu"])));
+		const auto row =
+			std::make_tuple(f.at(col["gfx_target"]), gen == "rdna1" ? RDNAFIX_GEN_RDNA1 : RDNAFIX_GEN_RDNA2,
+					std::stoi(f.at(col["apu"])));
 		// a device id listed twice (per revision) must agree with itself
 		auto [it, fresh] = db.emplace(dev, row);
 		CHECK((fresh || it->second == row));
@@ -362,8 +376,7 @@ TEST_CASE("GFX10 PCI table agrees with userspace/data/gpu-database.tsv", "[table
 	const rdnafix_gpu_id *t = rdnafix_gpu_table(&n);
 	std::map<std::uint16_t, std::tuple<std::string, int, int>> ours;
 	for (unsigned i = 0; i < n; i++)
-		ours.emplace(t[i].device, std::make_tuple(std::string(t[i].target), int(t[i].gen),
-							  int(t[i].apu)));
+		ours.emplace(t[i].device, std::make_tuple(std::string(t[i].target), int(t[i].gen), int(t[i].apu)));
 	for (const auto &[dev, row] : db) {
 		INFO("device " << std::hex << dev << " in gpu-database.tsv");
 		REQUIRE(ours.count(dev) == 1);
@@ -456,13 +469,12 @@ TEST_CASE("PTE MTYPE rewrite: bits 50:48 only, class by the SYSTEM bit", "[pte]"
 	for (int sys_bit = 0; sys_bit < 2; sys_bit++) {
 		for (unsigned before = 0; before < 8; before++) {
 			for (int pol_sys = RDNAFIX_MTYPE_KEEP; pol_sys <= RDNAFIX_MTYPE_UC; pol_sys++) {
-				for (int pol_vram = RDNAFIX_MTYPE_KEEP; pol_vram <= RDNAFIX_MTYPE_UC;
-				     pol_vram++) {
-					const std::uint64_t pte = with_mtype(
-						sys_bit ? (base | kSystem) : (base & ~kSystem), before);
+				for (int pol_vram = RDNAFIX_MTYPE_KEEP; pol_vram <= RDNAFIX_MTYPE_UC; pol_vram++) {
+					const std::uint64_t pte =
+						with_mtype(sys_bit ? (base | kSystem) : (base & ~kSystem), before);
 					const int want = sys_bit ? pol_sys : pol_vram;
-					INFO("pte " << std::hex << pte << std::dec << " sys " << pol_sys
-						    << " vram " << pol_vram);
+					INFO("pte " << std::hex << pte << std::dec << " sys " << pol_sys << " vram "
+						    << pol_vram);
 					std::uint64_t out = 0;
 					const int act = rdnafix_pte_apply(pte, pol_sys, pol_vram, false, &out);
 					if (want == RDNAFIX_MTYPE_KEEP || static_cast<unsigned>(want) == before) {
@@ -479,7 +491,7 @@ TEST_CASE("PTE MTYPE rewrite: bits 50:48 only, class by the SYSTEM bit", "[pte]"
 					const int dact = rdnafix_pte_apply(pte, pol_sys, pol_vram, true, &dry);
 					CHECK(dry == pte);
 					CHECK(dact == (act == RDNAFIX_PTE_REWRITE ? RDNAFIX_PTE_WOULD_REWRITE
-										 : RDNAFIX_PTE_UNCHANGED));
+										  : RDNAFIX_PTE_UNCHANGED));
 				}
 			}
 		}
@@ -492,17 +504,13 @@ TEST_CASE("PTE rewrite: class selection, PRT and invalid policy values", "[pte]"
 	// system memory (GTT) with NC -> uc for sysmem only
 	const std::uint64_t gtt = 0x1ULL | kSystem | 0x60;
 	const std::uint64_t vram = 0x1ULL | 0x60;
-	CHECK(rdnafix_pte_apply(gtt, RDNAFIX_MTYPE_UC, RDNAFIX_MTYPE_KEEP, false, &out) ==
-	      RDNAFIX_PTE_REWRITE);
+	CHECK(rdnafix_pte_apply(gtt, RDNAFIX_MTYPE_UC, RDNAFIX_MTYPE_KEEP, false, &out) == RDNAFIX_PTE_REWRITE);
 	CHECK(out == (gtt | (3ULL << 48)));
-	CHECK(rdnafix_pte_apply(vram, RDNAFIX_MTYPE_UC, RDNAFIX_MTYPE_KEEP, false, &out) ==
-	      RDNAFIX_PTE_UNCHANGED);
+	CHECK(rdnafix_pte_apply(vram, RDNAFIX_MTYPE_UC, RDNAFIX_MTYPE_KEEP, false, &out) == RDNAFIX_PTE_UNCHANGED);
 	CHECK(out == vram);
-	CHECK(rdnafix_pte_apply(vram, RDNAFIX_MTYPE_KEEP, RDNAFIX_MTYPE_CC, false, &out) ==
-	      RDNAFIX_PTE_REWRITE);
+	CHECK(rdnafix_pte_apply(vram, RDNAFIX_MTYPE_KEEP, RDNAFIX_MTYPE_CC, false, &out) == RDNAFIX_PTE_REWRITE);
 	CHECK(out == (vram | (2ULL << 48)));
-	CHECK(rdnafix_pte_apply(gtt, RDNAFIX_MTYPE_KEEP, RDNAFIX_MTYPE_CC, false, &out) ==
-	      RDNAFIX_PTE_UNCHANGED);
+	CHECK(rdnafix_pte_apply(gtt, RDNAFIX_MTYPE_KEEP, RDNAFIX_MTYPE_CC, false, &out) == RDNAFIX_PTE_UNCHANGED);
 	// PRT entries are left alone
 	CHECK(rdnafix_pte_apply(kPrt | kSystem, RDNAFIX_MTYPE_UC, RDNAFIX_MTYPE_UC, false, &out) ==
 	      RDNAFIX_PTE_UNCHANGED);
@@ -517,9 +525,8 @@ TEST_CASE("PTE counters as the module keeps them, including dry run", "[pte]")
 {
 	// A mix like a real mapping run: GTT NC, GTT UC (coherent), VRAM NC, VRAM UC, PRT.
 	const std::vector<std::uint64_t> ptes = {
-		0x61ULL | kSystem,			  0x61ULL | kSystem | (3ULL << 48),
-		0x61ULL,				  0x61ULL | (3ULL << 48),
-		0x61ULL | kSystem | kPrt,		  0x61ULL | kSystem,
+		0x61ULL | kSystem,      0x61ULL | kSystem | (3ULL << 48), 0x61ULL,
+		0x61ULL | (3ULL << 48), 0x61ULL | kSystem | kPrt,         0x61ULL | kSystem,
 	};
 	struct Counters {
 		unsigned calls = 0, rewrites = 0, would = 0;
@@ -561,8 +568,28 @@ TEST_CASE("PTE counters as the module keeps them, including dry run", "[pte]")
 TEST_CASE("the header compiled as C agrees with C++", "[c]")
 {
 	const std::vector<std::string> inputs = {
-		"-1", "0", "1", "2", "4", "9", "10", "", "keep", "nc", "wc", "cc", "uc", "UC",
-		"1\n", "01", "-0", "rdna1", "rdna1,rdna2", "0000:03:00.0", "gfx1031", "apu,",
+		"-1",
+		"0",
+		"1",
+		"2",
+		"4",
+		"9",
+		"10",
+		"",
+		"keep",
+		"nc",
+		"wc",
+		"cc",
+		"uc",
+		"UC",
+		"1\n",
+		"01",
+		"-0",
+		"rdna1",
+		"rdna1,rdna2",
+		"0000:03:00.0",
+		"gfx1031",
+		"apu,",
 		std::string(300, 'x'),
 	};
 	for (const auto &s : inputs) {

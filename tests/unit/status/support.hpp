@@ -10,8 +10,8 @@ namespace rdnafix::test {
 
 struct RunResult {
 	int exit_code = -1;
-	std::string out;  // stdout
-	std::string err;  // stderr
+	std::string out; // stdout
+	std::string err; // stderr
 };
 // Runs RDNACTL_PATH with `args` (no shell: argv passed as is).
 // `prefix` is prepended to the command line (e.g. setpriv to drop root).

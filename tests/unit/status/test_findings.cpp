@@ -77,7 +77,10 @@ std::optional<Finding> find(const std::vector<Finding> &f, const std::string &id
 	return std::nullopt;
 }
 
-bool has(const std::vector<Finding> &f, const std::string &id) { return find(f, id).has_value(); }
+bool has(const std::vector<Finding> &f, const std::string &id)
+{
+	return find(f, id).has_value();
+}
 
 } // namespace
 
@@ -199,7 +202,8 @@ TEST_CASE("iGPU before dGPU and *_VISIBLE_DEVICES", "[findings][env]")
 		REQUIRE(x.has_value());
 		CHECK_THAT(x->fix, ContainsSubstring("ROCR_VISIBLE_DEVICES=1"));
 		auto env = recommend_env(s);
-		auto it = std::find_if(env.begin(), env.end(), [](const Export &e) { return e.name == "ROCR_VISIBLE_DEVICES"; });
+		auto it = std::find_if(env.begin(), env.end(),
+				       [](const Export &e) { return e.name == "ROCR_VISIBLE_DEVICES"; });
 		REQUIRE(it != env.end());
 		CHECK(it->value == "1");
 		// With the iGPU hidden, the gfx1031 dGPU still wants 10.3.0.

@@ -39,9 +39,10 @@ std::vector<fs::path> fixtures_with_goldens()
 			if (fs::exists(e.path() / "expected.json"))
 				out.push_back(e.path());
 			else
-				WARN("fixture " << e.path().filename().string()
-						<< " has no expected.json yet: generate it with rdnactl status --json and "
-						   "review every field against SOURCE.md");
+				WARN("fixture "
+				     << e.path().filename().string()
+				     << " has no expected.json yet: generate it with rdnactl status --json and "
+					"review every field against SOURCE.md");
 		}
 	std::sort(out.begin(), out.end());
 	return out;
@@ -60,8 +61,7 @@ TEST_CASE("fixture goldens: JSON field by field", "[fixtures]")
 			INFO(r.err);
 			auto actual = nlohmann::json::parse(r.out);
 			auto expected = nlohmann::json::parse(read_file(dir / "expected.json"));
-			auto d = json_diff(expected, actual,
-					   {"/root", "/rdnactl_version", "/environment/source"});
+			auto d = json_diff(expected, actual, {"/root", "/rdnactl_version", "/environment/source"});
 			for (const auto &x : d)
 				UNSCOPED_INFO(x);
 			CHECK(d.empty());
@@ -98,8 +98,8 @@ TEST_CASE("rdnactl env on fixture machines", "[fixtures][env]")
 {
 	auto env_of = [](const std::string &m, const std::string &shell) {
 		fs::path dir = fs::path(RDNAFIX_FIXTURES) / m;
-		std::vector<std::string> a{"env", "--shell", shell, "--root", (dir / "root").string(), "--env",
-					   (dir / "env").string()};
+		std::vector<std::string> a{
+			"env", "--shell", shell, "--root", (dir / "root").string(), "--env", (dir / "env").string()};
 		return run_rdnactl(a);
 	};
 	auto r = env_of("rx6750xt-raphael", "sh");

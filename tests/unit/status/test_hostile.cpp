@@ -73,7 +73,7 @@ TEST_CASE("garbage, binary, huge, empty, directories and symlink loops", "[hosti
 	fs::create_directories(t.path() / "sys/class/drm");
 	fs::create_symlink("../../devices/pci0000:00/0000:00:01.0/0000:03:00.0/drm/card0",
 			   t.path() / "sys/class/drm/card0");
-	fs::create_symlink("renderD128", t.path() / "sys/class/drm/renderD128"); // loop
+	fs::create_symlink("renderD128", t.path() / "sys/class/drm/renderD128");   // loop
 	fs::create_directories(t.path() / "sys/module/amdgpu/parameters/noretry"); // EISDIR
 	t.write("sys/module/amdgpu/initstate", "live\n");
 	t.write("sys/class/kfd/kfd/topology/nodes/1/properties", std::string("\xff\xfe binary", 9));
@@ -91,8 +91,9 @@ TEST_CASE("garbage, binary, huge, empty, directories and symlink loops", "[hosti
 	t.write("env", std::string("HSA_OVERRIDE_GFX_VERSION=\x01\x02\n", 29));
 
 	for (bool json : {true, false}) {
-		std::vector<std::string> args{"status", "--root", t.path().string(), "--env",
-					      (t.path() / "env").string(), "--user", "nobody-here"};
+		std::vector<std::string> args{
+			"status", "--root",     t.path().string(), "--env", (t.path() / "env").string(),
+			"--user", "nobody-here"};
 		if (json)
 			args.push_back("--json");
 		auto r = run_rdnactl(args);
@@ -114,7 +115,8 @@ TEST_CASE("garbage, binary, huge, empty, directories and symlink loops", "[hosti
 			items.insert(u["item"].get<std::string>());
 			CHECK_THAT(u["reason"].get<std::string>(), ContainsSubstring("unreadable"));
 		}
-		for (const char *i : {"device_id", "revision", "subsystem_vendor_id", "vram_total_bytes", "gtt_total_bytes"})
+		for (const char *i :
+		     {"device_id", "revision", "subsystem_vendor_id", "vram_total_bytes", "gtt_total_bytes"})
 			CHECK(items.count(i));
 		// The finding that summarises unreadable items is there.
 		bool rdr = false;
@@ -169,14 +171,16 @@ TEST_CASE("process subject: in etc/group but not in the session means log in aga
 		SKIP("needs root and setpriv to run as a user whose session lacks a configured group");
 	TempDir t;
 	fs::permissions(t.path(), fs::perms::owner_all | fs::perms::others_read | fs::perms::others_exec);
-	t.write("etc/passwd", "root:x:0:0:root:/root:/bin/bash\nnobody:x:65534:65534:nobody:/nonexistent:/usr/sbin/nologin\n");
+	t.write("etc/passwd",
+		"root:x:0:0:root:/root:/bin/bash\nnobody:x:65534:65534:nobody:/nonexistent:/usr/sbin/nologin\n");
 	t.write("etc/group", "root:x:0:\nvideo:x:44:\nrender:x:109:nobody\nnogroup:x:65534:\n");
 	t.write("dev/kfd", "");
 	t.write("dev/.devnodes", "dev/kfd c 235:0 0660 root render\n");
 	t.write("proc/sys/kernel/osrelease", "6.12.0\n");
 	t.write("sys/module/amdgpu/initstate", "live\n");
 	for (const auto &e : fs::recursive_directory_iterator(t.path()))
-		fs::permissions(e.path(), fs::perms::others_read | (e.is_directory() ? fs::perms::others_exec : fs::perms::none),
+		fs::permissions(e.path(),
+				fs::perms::others_read | (e.is_directory() ? fs::perms::others_exec : fs::perms::none),
 				fs::perm_options::add);
 	auto r = run_rdnactl({"status", "--json", "--root", t.path().string()}, {}, prefix);
 	INFO(r.out << r.err);

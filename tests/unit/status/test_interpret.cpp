@@ -133,8 +133,9 @@ TEST_CASE("non-AMD device is listed as such", "[interpret]")
 	r.bdf = "0000:00:02.0";
 	r.driver = "i915";
 	r.drm_nodes = {"card0", "renderD128"};
-	r.attrs = {{"vendor", txt("0x8086")}, {"device", txt("0x4680")}, {"revision", txt("0x0c")},
-		   {"class", txt("0x030000")}, {"subsystem_vendor", txt("0x1043")}, {"subsystem_device", txt("0x8882")}};
+	r.attrs = {{"vendor", txt("0x8086")},           {"device", txt("0x4680")},
+		   {"revision", txt("0x0c")},           {"class", txt("0x030000")},
+		   {"subsystem_vendor", txt("0x1043")}, {"subsystem_device", txt("0x8882")}};
 	auto d = build_device(r, {}, nullptr);
 	CHECK_FALSE(d.is_amd);
 	CHECK_FALSE(d.gfx_target);
@@ -149,9 +150,8 @@ TEST_CASE("parameter provenance: command line overrides modprobe.d", "[interpret
 		{"etc/modprobe.d/amdgpu.conf",
 		 rdnafix::core::parse_modprobe_conf("# tuning\noptions amdgpu noretry=1 lockup_timeout=10000\n",
 						    "/etc/modprobe.d/amdgpu.conf")}};
-	std::map<std::string, std::optional<std::string>> live{{"amdgpu.noretry", "0"},
-								{"amdgpu.lockup_timeout", "10000"},
-								{"amdgpu.vm_fragment_size", "9"}};
+	std::map<std::string, std::optional<std::string>> live{
+		{"amdgpu.noretry", "0"}, {"amdgpu.lockup_timeout", "10000"}, {"amdgpu.vm_fragment_size", "9"}};
 	auto params = build_params(cmd, mp, live);
 	auto get = [&](const std::string &n) -> const Param & {
 		for (const auto &p : params)

@@ -175,7 +175,8 @@ TEST_CASE("kernel-log lines written while a case runs are attached to it, decode
 {
 	if (::geteuid() != 0)
 		SKIP("writing /dev/kmsg needs root");
-	const auto o = rdnactl({"validate", "--case", "selftest.pass", "--case", "selftest.kmsg", "--no-history", "--json"});
+	const auto o =
+		rdnactl({"validate", "--case", "selftest.pass", "--case", "selftest.kmsg", "--no-history", "--json"});
 	INFO(o.text);
 	REQUIRE(o.rc == 0);
 	const auto j = nlohmann::json::parse(o.text);
@@ -184,12 +185,13 @@ TEST_CASE("kernel-log lines written while a case runs are attached to it, decode
 	REQUIRE(kl.size() >= 1);
 	bool found = false;
 	for (const auto &e : kl)
-		if (e["kind"] == "fault-status" && e["decoded"]["client"] == "TCP" && e["decoded"]["permission_faults"] == 3 &&
-		    e["decoded"]["vmid"] == 7)
+		if (e["kind"] == "fault-status" && e["decoded"]["client"] == "TCP" &&
+		    e["decoded"]["permission_faults"] == 3 && e["decoded"]["vmid"] == 7)
 			found = true;
 	REQUIRE(found);
 	const auto t = rdnactl({"validate", "--case", "selftest.kmsg", "--no-history"});
-	REQUIRE(t.text.find("decoded: GCVM_L2_PROTECTION_FAULT_STATUS=0x00701031: client TCP (0x8), read access, vmid 7") !=
+	REQUIRE(t.text.find(
+			"decoded: GCVM_L2_PROTECTION_FAULT_STATUS=0x00701031: client TCP (0x8), read access, vmid 7") !=
 		std::string::npos);
 }
 
@@ -219,14 +221,17 @@ TEST_CASE("without permission to read the kernel log the result says so", "[cli]
 TEST_CASE("SIGTERM to rdnactl also ends the case child it is waiting for", "[cli][isolation]")
 {
 	// rdnactl waits for a child that ignores SIGTERM; we terminate rdnactl after 1 s.
-	ChildSpec spec{"/bin/sh",
-		       {"-c", std::string(RDNACTL_PATH) +
-				      " validate --case selftest.hang-ignore-term --timeout 60 --no-history --device 42 & p=$!; "
-				      "sleep 1; kill -TERM $p; wait $p; echo rdnactl-status=$?; sleep 0.5; "
-				      "pgrep -f '[c]hild-case selftest.hang-ignore-term .*device 42' >/dev/null && echo child-alive || "
-				      "echo child-gone"},
-		       30,
-		       2};
+	ChildSpec spec{
+		"/bin/sh",
+		{"-c",
+		 std::string(RDNACTL_PATH) +
+			 " validate --case selftest.hang-ignore-term --timeout 60 --no-history --device 42 & p=$!; "
+			 "sleep 1; kill -TERM $p; wait $p; echo rdnactl-status=$?; sleep 0.5; "
+			 "pgrep -f '[c]hild-case selftest.hang-ignore-term .*device 42' >/dev/null && echo child-alive "
+			 "|| "
+			 "echo child-gone"},
+		30,
+		2};
 	const auto o = run_child(spec);
 	INFO(o.output_tail);
 	REQUIRE(o.seconds < 10);

@@ -39,10 +39,17 @@ std::vector<long double> naive_conv(const ConvShape &s, const std::vector<float>
 							for (int a = 0; a < s.r; ++a)
 								for (int b = 0; b < s.s; ++b) {
 									const int c = g * in_per_group + ci;
-									const long double xv = padded[((std::size_t(n) * s.c + c) * HP +
-													oy * s.stride_h + a * s.dil_h) * WP +
-												       ox * s.stride_w + b * s.dil_w];
-									const long double wv = w[((std::size_t(k) * in_per_group + ci) * s.r + a) * s.s + b];
+									const long double xv =
+										padded[((std::size_t(n) * s.c + c) *
+												HP +
+											oy * s.stride_h + a * s.dil_h) *
+											       WP +
+										       ox * s.stride_w + b * s.dil_w];
+									const long double wv =
+										w[((std::size_t(k) * in_per_group +
+										    ci) * s.r +
+										   a) * s.s +
+										  b];
 									sum += xv * wv;
 								}
 						y[((std::size_t(n) * s.k + k) * OH + oy) * OW + ox] = sum;

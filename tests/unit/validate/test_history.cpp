@@ -112,8 +112,8 @@ TEST_CASE("a recorded run reads back with its parameters and figures", "[history
 	b.name = "selftest.segv";
 	b.status = Status::crash;
 	b.reason = "signal 11";
-	b.kernel_log.push_back({LogKind::fault_status, "GCVM_L2_PROTECTION_FAULT_STATUS:0x00701031",
-				decode_fault_status(0x00701031)});
+	b.kernel_log.push_back(
+		{LogKind::fault_status, "GCVM_L2_PROTECTION_FAULT_STATUS:0x00701031", decode_fault_status(0x00701031)});
 	const auto id = h.record(info, {a, b});
 	const auto runs = h.runs();
 	REQUIRE(runs.size() == 1);
@@ -143,13 +143,15 @@ TEST_CASE("default history location: root, XDG_STATE_HOME, ~/.local/state", "[hi
 TEST_CASE("regressions: pass->fail and >10 % throughput loss between kernel releases", "[history][regression]")
 {
 	std::vector<StoredRun> runs{
-		run(1, "6.1", {sc("conv", Status::pass, 1000.0), sc("stream", Status::pass, {}, 500.0),
-			       sc("xfer", Status::pass, {}, 20.0), sc("cap", Status::pass)}),
+		run(1, "6.1",
+		    {sc("conv", Status::pass, 1000.0), sc("stream", Status::pass, {}, 500.0),
+		     sc("xfer", Status::pass, {}, 20.0), sc("cap", Status::pass)}),
 		run(2, "6.1", {sc("conv", Status::pass, 1010.0)}), // latest under 6.1 wins
-		run(3, "6.12", {sc("conv", Status::pass, 900.0),      // -10.9 %: regression
-				sc("stream", Status::pass, {}, 460.0), // -8 %: within threshold
-				sc("xfer", Status::hang),               // pass -> hang
-				sc("cap", Status::skip)}),              // skip is not compared
+		run(3, "6.12",
+		    {sc("conv", Status::pass, 900.0),       // -10.9 %: regression
+		     sc("stream", Status::pass, {}, 460.0), // -8 %: within threshold
+		     sc("xfer", Status::hang),              // pass -> hang
+		     sc("cap", Status::skip)}),             // skip is not compared
 	};
 	const auto regs = find_regressions(runs);
 	REQUIRE(regs.size() == 2);
@@ -172,7 +174,8 @@ TEST_CASE("regressions: pass->fail and >10 % throughput loss between kernel rele
 TEST_CASE("regressions: no false alarms", "[history][regression]")
 {
 	// same kernel only; fail->fail; fail->pass; different devices are never compared
-	REQUIRE(find_regressions({run(1, "6.1", {sc("a", Status::pass, 100.0)}), run(2, "6.1", {sc("a", Status::fail)})})
+	REQUIRE(find_regressions(
+			{run(1, "6.1", {sc("a", Status::pass, 100.0)}), run(2, "6.1", {sc("a", Status::fail)})})
 			.empty());
 	REQUIRE(find_regressions({run(1, "6.1", {sc("a", Status::fail)}), run(2, "6.12", {sc("a", Status::fail)})})
 			.empty());

@@ -45,7 +45,8 @@ struct KernelDecoded {
 std::vector<KernelDecoded> kernel_decodings(const std::vector<std::string> &lines)
 {
 	std::vector<KernelDecoded> out;
-	static const std::regex field(R"((MORE_FAULTS|WALKER_ERROR|PERMISSION_FAULTS|MAPPING_ERROR|RW): 0x([0-9a-fA-F]+))");
+	static const std::regex field(
+		R"((MORE_FAULTS|WALKER_ERROR|PERMISSION_FAULTS|MAPPING_ERROR|RW): 0x([0-9a-fA-F]+))");
 	static const std::regex client(R"(Faulty UTCL2 client ID: (.*) \(0x([0-9a-fA-F]+)\))");
 	for (const auto &l : lines) {
 		std::smatch m;
@@ -65,8 +66,12 @@ std::vector<KernelDecoded> kernel_decodings(const std::vector<std::string> &line
 
 TEST_CASE("fault status decoding agrees with the kernel's own output in real excerpts", "[kmsg]")
 {
-	const char *files[] = {"rocm-amdgpu-168.log",	      "cachyos-linux-cachyos-960.log", "rocm-legacy-rocm-build-2804.log",
-			       "rocm-legacy-rocm-build-2766.log", "rocm-therock-1271.log",	   "rocm-tensorflow-upstream-998.log",
+	const char *files[] = {"rocm-amdgpu-168.log",
+			       "cachyos-linux-cachyos-960.log",
+			       "rocm-legacy-rocm-build-2804.log",
+			       "rocm-legacy-rocm-build-2766.log",
+			       "rocm-therock-1271.log",
+			       "rocm-tensorflow-upstream-998.log",
 			       "popos-cosmic-comp-1953.log"};
 	int compared = 0;
 	for (const char *file : files) {
@@ -151,22 +156,23 @@ TEST_CASE("classification of real excerpt lines", "[kmsg]")
 	for (const char *file : {"popos-cosmic-comp-1953.log", "rocm-legacy-rocm-build-2804.log"})
 		for (const auto &e : extract_events(load(file)))
 			count[e.kind]++;
-	REQUIRE(count[LogKind::ring_timeout] == 1);  // "ring gfx_0.0.0 timeout, signaled seq=..."
-	REQUIRE(count[LogKind::gpu_reset] == 2);     // "reset succeeded", "device wedged"
+	REQUIRE(count[LogKind::ring_timeout] == 1); // "ring gfx_0.0.0 timeout, signaled seq=..."
+	REQUIRE(count[LogKind::gpu_reset] == 2);    // "reset succeeded", "device wedged"
 	REQUIRE(count[LogKind::fault_status] == 2);
-	REQUIRE(count[LogKind::page_fault] == 6);    // 2 "[gfxhub] page fault", 3 "in page", 1 "callbacks suppressed"
+	REQUIRE(count[LogKind::page_fault] == 6); // 2 "[gfxhub] page fault", 3 "in page", 1 "callbacks suppressed"
 	REQUIRE(count[LogKind::fault_detail] == 8);
 	REQUIRE_FALSE(classify_log_line("12:09:23 cosmic-session: process ' COSMIC_SE"));
 	REQUIRE_FALSE(classify_log_line("usb 1-1: new high-speed USB device number 2"));
 	REQUIRE(classify_log_line("amdgpu 0000:03:00.0: amdgpu: GPU reset begin!") == LogKind::gpu_reset);
-	REQUIRE(classify_log_line("[drm:amdgpu_job_timedout [amdgpu]] *ERROR* ring sdma0 timeout, signaled seq=1, emitted seq=2") ==
-		LogKind::ring_timeout);
+	REQUIRE(classify_log_line("[drm:amdgpu_job_timedout [amdgpu]] *ERROR* ring sdma0 timeout, signaled seq=1, "
+				  "emitted seq=2") == LogKind::ring_timeout);
 }
 
 TEST_CASE("kmsg record parsing", "[kmsg]")
 {
-	auto r = parse_kmsg_record("3,1234,283724128,-;amdgpu 0000:2b:00.0: amdgpu: GCVM_L2_PROTECTION_FAULT_STATUS:0x00701031\n"
-				   " SUBSYSTEM=pci\n DEVICE=+pci:0000:2b:00.0\n");
+	auto r = parse_kmsg_record(
+		"3,1234,283724128,-;amdgpu 0000:2b:00.0: amdgpu: GCVM_L2_PROTECTION_FAULT_STATUS:0x00701031\n"
+		" SUBSYSTEM=pci\n DEVICE=+pci:0000:2b:00.0\n");
 	REQUIRE(r);
 	REQUIRE(r->level == 3);
 	REQUIRE(r->facility == 0);

@@ -8,4 +8,4 @@
 namespace rdnafix::gpudb::detail {
 extern const Entry kTable[];
 extern const std::size_t kTableSize;
-}  // namespace rdnafix::gpudb::detail
+} // namespace rdnafix::gpudb::detail

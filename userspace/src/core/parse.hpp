@@ -35,11 +35,11 @@ std::string_view trim(std::string_view s);
 // (rocm-userspace.md §5).  Lines that do not have that form are skipped and
 // reported in `problems` ("line 3: expected '<key> <decimal>', got 'xyz'").
 struct KfdProperties {
-    std::vector<std::pair<std::string, std::uint64_t>> entries;  // file order
-    std::vector<std::string> problems;
+	std::vector<std::pair<std::string, std::uint64_t>> entries; // file order
+	std::vector<std::string> problems;
 
-    // The value of `key` (the last one if repeated).
-    [[nodiscard]] std::optional<std::uint64_t> get(std::string_view key) const;
+	// The value of `key` (the last one if repeated).
+	[[nodiscard]] std::optional<std::uint64_t> get(std::string_view key) const;
 };
 // Error only when not a single valid "<key> <value>" line is present
 // (empty, binary garbage).
@@ -47,30 +47,30 @@ Result<KfdProperties> parse_kfd_properties(std::string_view text);
 
 // Typed view of one KFD node's properties.
 struct KfdNode {
-    std::uint64_t cpu_cores_count = 0;
-    std::uint64_t simd_count = 0;           // > 0 <=> GPU node
-    std::uint64_t gfx_target_version = 0;   // 100301 for gfx1031; 0 on CPU nodes
-    std::uint64_t vendor_id = 0;            // 4098 = 0x1002
-    std::uint64_t device_id = 0;            // PCI device id
-    std::uint64_t location_id = 0;          // bus<<8 | devfn
-    std::uint64_t domain = 0;               // PCI domain
-    std::uint64_t drm_render_minor = 0;     // 128 -> /dev/dri/renderD128
-    std::uint64_t unique_id = 0;
-    std::uint64_t mem_banks_count = 0;
-    [[nodiscard]] bool is_gpu() const { return simd_count > 0; }
-    // "0000:65:00.0" from domain + location_id.
-    [[nodiscard]] std::string pci_bdf() const;
+	std::uint64_t cpu_cores_count = 0;
+	std::uint64_t simd_count = 0;         // > 0 <=> GPU node
+	std::uint64_t gfx_target_version = 0; // 100301 for gfx1031; 0 on CPU nodes
+	std::uint64_t vendor_id = 0;          // 4098 = 0x1002
+	std::uint64_t device_id = 0;          // PCI device id
+	std::uint64_t location_id = 0;        // bus<<8 | devfn
+	std::uint64_t domain = 0;             // PCI domain
+	std::uint64_t drm_render_minor = 0;   // 128 -> /dev/dri/renderD128
+	std::uint64_t unique_id = 0;
+	std::uint64_t mem_banks_count = 0;
+	[[nodiscard]] bool is_gpu() const { return simd_count > 0; }
+	// "0000:65:00.0" from domain + location_id.
+	[[nodiscard]] std::string pci_bdf() const;
 };
 // Missing keys stay 0; `gfx_target_version` etc. as printed by the kernel.
-KfdNode kfd_node_from(const KfdProperties& props);
+KfdNode kfd_node_from(const KfdProperties &props);
 
 // mem_banks/<M>/properties.
 struct KfdMemBank {
-    std::uint64_t heap_type = 0;  // 0 system, 1 FB public, 2 FB private (hsakmttypes.h)
-    std::uint64_t size_in_bytes = 0;
-    std::uint64_t flags = 0;
-    std::uint64_t width = 0;
-    std::uint64_t mem_clk_max = 0;
+	std::uint64_t heap_type = 0; // 0 system, 1 FB public, 2 FB private (hsakmttypes.h)
+	std::uint64_t size_in_bytes = 0;
+	std::uint64_t flags = 0;
+	std::uint64_t width = 0;
+	std::uint64_t mem_clk_max = 0;
 };
 // Error when size_in_bytes is missing (no usable bank data).
 Result<KfdMemBank> parse_kfd_mem_bank(std::string_view text);
@@ -87,35 +87,35 @@ std::string_view to_string(ModprobeKind kind);
 // One parameter of an `options` line (or of the kernel command line), split
 // with the kernel's rules (double quotes, '=' separates name and value).
 struct ModuleParam {
-    std::string name;                  // normalized: '-' -> '_'
-    std::optional<std::string> value;  // absent for a bare "name" (bool true)
+	std::string name;                 // normalized: '-' -> '_'
+	std::optional<std::string> value; // absent for a bare "name" (bool true)
 };
 
 // Where a value came from: file and 1-based line of the (first physical line
 // of the) logical line.
 struct Provenance {
-    std::string file;  // as given to the parser, e.g. "/etc/modprobe.d/amdgpu.conf"
-    unsigned line = 0;
+	std::string file; // as given to the parser, e.g. "/etc/modprobe.d/amdgpu.conf"
+	unsigned line = 0;
 };
 
 struct ModprobeEntry {
-    ModprobeKind kind = ModprobeKind::options;
-    std::string module;                // normalized ('_'); for alias: the target module
-    std::string alias;                 // alias only: the wildcard/name being aliased
-    std::vector<ModuleParam> params;   // options only, in order
-    std::string command;               // install/remove: the shell command, verbatim
-    std::vector<std::string> pre;      // softdep "pre:" modules (normalized)
-    std::vector<std::string> post;     // softdep "post:" modules (normalized)
-    Provenance where;
-    std::string text;                  // the logical line after joining continuations
+	ModprobeKind kind = ModprobeKind::options;
+	std::string module;              // normalized ('_'); for alias: the target module
+	std::string alias;               // alias only: the wildcard/name being aliased
+	std::vector<ModuleParam> params; // options only, in order
+	std::string command;             // install/remove: the shell command, verbatim
+	std::vector<std::string> pre;    // softdep "pre:" modules (normalized)
+	std::vector<std::string> post;   // softdep "post:" modules (normalized)
+	Provenance where;
+	std::string text; // the logical line after joining continuations
 };
 
 struct ModprobeConfig {
-    std::vector<ModprobeEntry> entries;  // file order
-    // "file line N: ..." for unknown directives, missing module names,
-    // '#' that is not at the start of a line (modprobe does NOT treat it as a
-    // comment there: the words go to the module), etc.
-    std::vector<std::string> problems;
+	std::vector<ModprobeEntry> entries; // file order
+	// "file line N: ..." for unknown directives, missing module names,
+	// '#' that is not at the start of a line (modprobe does NOT treat it as a
+	// comment there: the words go to the module), etc.
+	std::vector<std::string> problems;
 };
 
 // Parse one modprobe.d file (kmod syntax, modprobe.d(5)):
@@ -130,53 +130,53 @@ ModprobeConfig parse_modprobe_conf(std::string_view text, std::string_view file_
 // order given, each param's LAST occurrence winning (the kernel parses the
 // concatenated option string left to right).
 struct ModuleParamSetting {
-    std::string value;  // "" for a bare flag
-    Provenance where;
+	std::string value; // "" for a bare flag
+	Provenance where;
 };
 // kmod appends the kernel command line's `module.param=` options AFTER all
 // files (kmod_config_new parses the files, then /proc/cmdline), so a caller
 // computing the value modprobe passes must let KernelCmdline::module_params
 // override these.
-std::vector<std::pair<std::string, ModuleParamSetting>>
-module_options(const std::vector<ModprobeConfig>& configs, std::string_view module);
+std::vector<std::pair<std::string, ModuleParamSetting>> module_options(const std::vector<ModprobeConfig> &configs,
+								       std::string_view module);
 
 // kmod's search directories, highest precedence first (Debian kmod).
-inline constexpr std::string_view kModprobeDirs[] = {"etc/modprobe.d", "run/modprobe.d",
-                                                     "usr/local/lib/modprobe.d", "lib/modprobe.d"};
+inline constexpr std::string_view kModprobeDirs[] = {"etc/modprobe.d", "run/modprobe.d", "usr/local/lib/modprobe.d",
+						     "lib/modprobe.d"};
 struct ModprobeDir {
-    std::string dir;                 // e.g. "etc/modprobe.d"
-    std::vector<std::string> files;  // the names in it (any order)
+	std::string dir;                // e.g. "etc/modprobe.d"
+	std::vector<std::string> files; // the names in it (any order)
 };
 struct ModprobeFile {
-    std::string dir;
-    std::string name;
+	std::string dir;
+	std::string name;
 };
 // Which files kmod reads and in which order, from directory listings given
 // highest precedence first: only "*.conf" (and "*.alias"), no dot-files; a
 // name in an earlier directory hides the same name in later ones; the result
 // is sorted by name (strcmp), which is the parse order.
-std::vector<ModprobeFile> modprobe_file_order(const std::vector<ModprobeDir>& dirs);
+std::vector<ModprobeFile> modprobe_file_order(const std::vector<ModprobeDir> &dirs);
 
 // ------------------------------------------------------- kernel cmdline ---
 
 struct CmdlineArg {
-    std::string param;                 // verbatim (quotes removed), e.g. "amdgpu.noretry"
-    std::optional<std::string> value;  // absent for "quiet"
-    std::size_t index = 0;             // position among the kernel args
+	std::string param;                // verbatim (quotes removed), e.g. "amdgpu.noretry"
+	std::optional<std::string> value; // absent for "quiet"
+	std::size_t index = 0;            // position among the kernel args
 };
 
 struct KernelCmdline {
-    std::vector<CmdlineArg> args;       // before "--"
-    std::vector<std::string> init_args; // after "--" (passed to init, not the kernel)
+	std::vector<CmdlineArg> args;       // before "--"
+	std::vector<std::string> init_args; // after "--" (passed to init, not the kernel)
 
-    // The LAST `module.param=value` for `module` and `param` ('-' and '_'
-    // equivalent in both).  A bare "amdgpu.foo" yields value "".
-    [[nodiscard]] std::optional<CmdlineArg> module_param(std::string_view module, std::string_view param) const;
-    // Every module.param of `module`, last occurrence of each param winning,
-    // in first-seen order; names normalized.
-    [[nodiscard]] std::vector<std::pair<std::string, CmdlineArg>> module_params(std::string_view module) const;
-    // The last plain (non-module) param, e.g. "iommu" or "amd_iommu".
-    [[nodiscard]] std::optional<CmdlineArg> param(std::string_view name) const;
+	// The LAST `module.param=value` for `module` and `param` ('-' and '_'
+	// equivalent in both).  A bare "amdgpu.foo" yields value "".
+	[[nodiscard]] std::optional<CmdlineArg> module_param(std::string_view module, std::string_view param) const;
+	// Every module.param of `module`, last occurrence of each param winning,
+	// in first-seen order; names normalized.
+	[[nodiscard]] std::vector<std::pair<std::string, CmdlineArg>> module_params(std::string_view module) const;
+	// The last plain (non-module) param, e.g. "iommu" or "amd_iommu".
+	[[nodiscard]] std::optional<CmdlineArg> param(std::string_view name) const;
 };
 
 // /proc/cmdline with the kernel's next_arg() rules: args split on
@@ -199,20 +199,20 @@ Result<KernelVersion> parse_kernel_release(std::string_view release);
 
 // /proc/version: "Linux version <release> (...) #1 SMP ... Debian 6.1.192-2 (...)".
 struct ProcVersion {
-    KernelVersion release;                 // from "Linux version <release>"
-    std::optional<KernelVersion> upstream; // "Debian 6.1.192-2" -> 6.1.192; Ubuntu "6.14.0-27.27" is not upstream
-    std::string release_string;            // verbatim
+	KernelVersion release;                 // from "Linux version <release>"
+	std::optional<KernelVersion> upstream; // "Debian 6.1.192-2" -> 6.1.192; Ubuntu "6.14.0-27.27" is not upstream
+	std::string release_string;            // verbatim
 };
 Result<ProcVersion> parse_proc_version(std::string_view text);
 
 // ------------------------------------------------------------ /proc/modules ---
 
 struct LoadedModule {
-    std::string name;
-    std::uint64_t size = 0;
-    std::uint64_t refcount = 0;
-    std::vector<std::string> used_by;
-    std::string state;  // "Live", "Loading", "Unloading"
+	std::string name;
+	std::uint64_t size = 0;
+	std::uint64_t refcount = 0;
+	std::vector<std::string> used_by;
+	std::string state; // "Live", "Loading", "Unloading"
 };
 // One module per line: "amdgpu 15441920 12 - Live 0x0000000000000000".
 // Bad lines are skipped (reported in the error only if nothing parses and
@@ -222,18 +222,18 @@ Result<std::vector<LoadedModule>> parse_proc_modules(std::string_view text);
 // -------------------------------------------------------- environment ---
 
 struct EnvVar {
-    std::string name;
-    std::string value;
-    unsigned line = 0;  // 1-based line in an env file; 0 for environ
+	std::string name;
+	std::string value;
+	unsigned line = 0; // 1-based line in an env file; 0 for environ
 };
 
 struct Environment {
-    std::vector<EnvVar> vars;           // in order, duplicates kept
-    std::vector<std::string> problems;  // "line N: ..."
-    // The value getenv() would see.  Env files: the last assignment wins (a
-    // shell sourcing the file).  environ: the first one (glibc getenv).
-    [[nodiscard]] std::optional<std::string> get(std::string_view name) const;
-    bool last_wins = true;
+	std::vector<EnvVar> vars;          // in order, duplicates kept
+	std::vector<std::string> problems; // "line N: ..."
+	// The value getenv() would see.  Env files: the last assignment wins (a
+	// shell sourcing the file).  environ: the first one (glibc getenv).
+	[[nodiscard]] std::optional<std::string> get(std::string_view name) const;
+	bool last_wins = true;
 };
 
 // `KEY=VALUE` lines (the --env FILE format and shell-style env files):
@@ -262,16 +262,16 @@ std::optional<unsigned> hsa_override_node(std::string_view var_name);
 
 // One entry of a *_VISIBLE_DEVICES list.
 struct VisibleDevice {
-    std::optional<unsigned> index;  // "1"
-    std::string uuid;               // "GPU-1234abcd..." (set when not an index)
+	std::optional<unsigned> index; // "1"
+	std::string uuid;              // "GPU-1234abcd..." (set when not an index)
 };
 struct VisibleDevices {
-    std::vector<VisibleDevice> devices;
-    // Set when a negative index (the "-1 hides everything" idiom) ended the
-    // list: the runtimes stop at the first such entry; later entries are ignored.
-    std::optional<std::string> stopped_at;
-    // True for an empty (but set) value or a list starting with -1: no device is visible.
-    [[nodiscard]] bool hides_all() const { return devices.empty(); }
+	std::vector<VisibleDevice> devices;
+	// Set when a negative index (the "-1 hides everything" idiom) ended the
+	// list: the runtimes stop at the first such entry; later entries are ignored.
+	std::optional<std::string> stopped_at;
+	// True for an empty (but set) value or a list starting with -1: no device is visible.
+	[[nodiscard]] bool hides_all() const { return devices.empty(); }
 };
 // "0,1", "GPU-5a7d... ,1", "" (hides all), "-1" (hides all).  Errors name the
 // bad entry: "HIP_VISIBLE_DEVICES entry 'x' is invalid: expected a device
@@ -283,33 +283,33 @@ Result<VisibleDevices> parse_visible_devices(std::string_view value, std::string
 
 // etc/group: "name:password:gid:member1,member2".
 struct GroupEntry {
-    std::string name;
-    unsigned gid = 0;
-    std::vector<std::string> members;
-    unsigned line = 0;
+	std::string name;
+	unsigned gid = 0;
+	std::vector<std::string> members;
+	unsigned line = 0;
 };
 struct GroupFile {
-    std::vector<GroupEntry> groups;
-    std::vector<std::string> problems;  // "line N: ..."
-    [[nodiscard]] const GroupEntry* by_name(std::string_view name) const;
-    [[nodiscard]] const GroupEntry* by_gid(unsigned gid) const;
+	std::vector<GroupEntry> groups;
+	std::vector<std::string> problems; // "line N: ..."
+	[[nodiscard]] const GroupEntry *by_name(std::string_view name) const;
+	[[nodiscard]] const GroupEntry *by_gid(unsigned gid) const;
 };
 GroupFile parse_group_file(std::string_view text);
 
 // etc/passwd: "name:password:uid:gid:gecos:home:shell".
 struct PasswdEntry {
-    std::string name;
-    unsigned uid = 0;
-    unsigned gid = 0;  // primary group
-    std::string home;
-    std::string shell;
-    unsigned line = 0;
+	std::string name;
+	unsigned uid = 0;
+	unsigned gid = 0; // primary group
+	std::string home;
+	std::string shell;
+	unsigned line = 0;
 };
 struct PasswdFile {
-    std::vector<PasswdEntry> users;
-    std::vector<std::string> problems;
-    [[nodiscard]] const PasswdEntry* by_name(std::string_view name) const;
-    [[nodiscard]] const PasswdEntry* by_uid(unsigned uid) const;
+	std::vector<PasswdEntry> users;
+	std::vector<std::string> problems;
+	[[nodiscard]] const PasswdEntry *by_name(std::string_view name) const;
+	[[nodiscard]] const PasswdEntry *by_uid(unsigned uid) const;
 };
 PasswdFile parse_passwd_file(std::string_view text);
 
@@ -318,18 +318,18 @@ PasswdFile parse_passwd_file(std::string_view text);
 // /usr/share/libdrm/amdgpu.ids: "device_id,\trevision_id,\tproduct_name"
 // (hex ids), '#' comments, and a leading version line ("1.0.0").
 struct AmdgpuIdsEntry {
-    std::uint16_t device = 0;
-    std::uint8_t revision = 0;
-    std::string name;
-    unsigned line = 0;
+	std::uint16_t device = 0;
+	std::uint8_t revision = 0;
+	std::string name;
+	unsigned line = 0;
 };
 struct AmdgpuIds {
-    std::string version;  // the first non-comment line if it is not an entry
-    std::vector<AmdgpuIdsEntry> entries;
-    std::vector<std::string> problems;
-    // libdrm's rule: exact (device, revision) match; the first one in the file.
-    [[nodiscard]] const AmdgpuIdsEntry* lookup(std::uint16_t device, std::uint8_t revision) const;
+	std::string version; // the first non-comment line if it is not an entry
+	std::vector<AmdgpuIdsEntry> entries;
+	std::vector<std::string> problems;
+	// libdrm's rule: exact (device, revision) match; the first one in the file.
+	[[nodiscard]] const AmdgpuIdsEntry *lookup(std::uint16_t device, std::uint8_t revision) const;
 };
 AmdgpuIds parse_amdgpu_ids(std::string_view text);
 
-}  // namespace rdnafix::core
+} // namespace rdnafix::core

@@ -11,230 +11,275 @@ namespace rdnafix::core {
 
 namespace {
 
-bool valid_name(std::string_view n) {
-    if (n.empty()) return false;
-    auto alpha = [](char c) { return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '_'; };
-    if (!alpha(n[0])) return false;
-    for (char c : n)
-        if (!alpha(c) && !(c >= '0' && c <= '9')) return false;
-    return true;
+bool valid_name(std::string_view n)
+{
+	if (n.empty())
+		return false;
+	auto alpha = [](char c) { return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '_'; };
+	if (!alpha(n[0]))
+		return false;
+	for (char c : n)
+		if (!alpha(c) && !(c >= '0' && c <= '9'))
+			return false;
+	return true;
 }
 
 // A shell-style value: quotes, escapes, a trailing " # comment".  Returns the
 // value or a problem text.
-Result<std::string> shell_value(std::string_view v) {
-    std::string out;
-    std::size_t i = 0;
-    while (i < v.size()) {
-        char c = v[i];
-        if (c == '\'') {
-            std::size_t end = v.find('\'', i + 1);
-            if (end == std::string_view::npos) return Error{"unterminated single quote"};
-            out.append(v.substr(i + 1, end - i - 1));
-            i = end + 1;
-        } else if (c == '"') {
-            ++i;
-            bool closed = false;
-            while (i < v.size()) {
-                char d = v[i];
-                if (d == '"') {
-                    closed = true;
-                    ++i;
-                    break;
-                }
-                if (d == '\\' && i + 1 < v.size() &&
-                    (v[i + 1] == '"' || v[i + 1] == '\\' || v[i + 1] == '$' || v[i + 1] == '`')) {
-                    out.push_back(v[i + 1]);
-                    i += 2;
-                    continue;
-                }
-                out.push_back(d);
-                ++i;
-            }
-            if (!closed) return Error{"unterminated double quote"};
-        } else if (c == '\\' && i + 1 < v.size()) {
-            out.push_back(v[i + 1]);
-            i += 2;
-        } else if (c == ' ' || c == '\t') {
-            std::string_view rest = trim(v.substr(i));
-            if (rest.empty() || rest.front() == '#') break;
-            return Error{fmt::format("unquoted whitespace in the value (quote it: \"...\"), before '{}'",
-                                     detail::shown(rest, 30))};
-        } else {
-            out.push_back(c);
-            ++i;
-        }
-    }
-    return out;
+Result<std::string> shell_value(std::string_view v)
+{
+	std::string out;
+	std::size_t i = 0;
+	while (i < v.size()) {
+		char c = v[i];
+		if (c == '\'') {
+			std::size_t end = v.find('\'', i + 1);
+			if (end == std::string_view::npos)
+				return Error{"unterminated single quote"};
+			out.append(v.substr(i + 1, end - i - 1));
+			i = end + 1;
+		} else if (c == '"') {
+			++i;
+			bool closed = false;
+			while (i < v.size()) {
+				char d = v[i];
+				if (d == '"') {
+					closed = true;
+					++i;
+					break;
+				}
+				if (d == '\\' && i + 1 < v.size() &&
+				    (v[i + 1] == '"' || v[i + 1] == '\\' || v[i + 1] == '$' || v[i + 1] == '`')) {
+					out.push_back(v[i + 1]);
+					i += 2;
+					continue;
+				}
+				out.push_back(d);
+				++i;
+			}
+			if (!closed)
+				return Error{"unterminated double quote"};
+		} else if (c == '\\' && i + 1 < v.size()) {
+			out.push_back(v[i + 1]);
+			i += 2;
+		} else if (c == ' ' || c == '\t') {
+			std::string_view rest = trim(v.substr(i));
+			if (rest.empty() || rest.front() == '#')
+				break;
+			return Error{fmt::format("unquoted whitespace in the value (quote it: \"...\"), before '{}'",
+						 detail::shown(rest, 30))};
+		} else {
+			out.push_back(c);
+			++i;
+		}
+	}
+	return out;
 }
 
-}  // namespace
+} // namespace
 
-std::optional<std::string> Environment::get(std::string_view name) const {
-    std::optional<std::string> found;
-    for (const auto& v : vars)
-        if (v.name == name) {
-            if (!last_wins) return v.value;
-            found = v.value;
-        }
-    return found;
+std::optional<std::string> Environment::get(std::string_view name) const
+{
+	std::optional<std::string> found;
+	for (const auto &v : vars)
+		if (v.name == name) {
+			if (!last_wins)
+				return v.value;
+			found = v.value;
+		}
+	return found;
 }
 
-Environment parse_env_file(std::string_view text) {
-    Environment env;
-    env.last_wins = true;
-    unsigned no = 0;
-    for (std::string_view raw : detail::split_lines(text)) {
-        ++no;
-        std::string_view line = trim(raw);
-        if (line.empty() || line.front() == '#') continue;
-        if (line.substr(0, 7) == "export " || line.substr(0, 7) == "export\t") line = trim(line.substr(7));
-        std::size_t eq = line.find('=');
-        if (eq == std::string_view::npos || !valid_name(line.substr(0, eq))) {
-            env.problems.push_back(fmt::format("line {}: expected KEY=VALUE (KEY: letters, digits, '_'), got '{}'",
-                                               no, detail::shown(line)));
-            continue;
-        }
-        auto value = shell_value(line.substr(eq + 1));
-        if (!value) {
-            env.problems.push_back(fmt::format("line {}: {}: {}", no, std::string(line.substr(0, eq)),
-                                               value.error().message));
-            continue;
-        }
-        env.vars.push_back(EnvVar{std::string(line.substr(0, eq)), std::move(value).value(), no});
-    }
-    return env;
+Environment parse_env_file(std::string_view text)
+{
+	Environment env;
+	env.last_wins = true;
+	unsigned no = 0;
+	for (std::string_view raw : detail::split_lines(text)) {
+		++no;
+		std::string_view line = trim(raw);
+		if (line.empty() || line.front() == '#')
+			continue;
+		if (line.substr(0, 7) == "export " || line.substr(0, 7) == "export\t")
+			line = trim(line.substr(7));
+		std::size_t eq = line.find('=');
+		if (eq == std::string_view::npos || !valid_name(line.substr(0, eq))) {
+			env.problems.push_back(
+				fmt::format("line {}: expected KEY=VALUE (KEY: letters, digits, '_'), got '{}'", no,
+					    detail::shown(line)));
+			continue;
+		}
+		auto value = shell_value(line.substr(eq + 1));
+		if (!value) {
+			env.problems.push_back(fmt::format("line {}: {}: {}", no, std::string(line.substr(0, eq)),
+							   value.error().message));
+			continue;
+		}
+		env.vars.push_back(EnvVar{std::string(line.substr(0, eq)), std::move(value).value(), no});
+	}
+	return env;
 }
 
-Environment parse_environ(std::string_view bytes) {
-    Environment env;
-    env.last_wins = false;  // glibc getenv returns the first match
-    std::size_t pos = 0;
-    unsigned idx = 0;
-    while (pos < bytes.size()) {
-        std::size_t end = bytes.find('\0', pos);
-        if (end == std::string_view::npos) end = bytes.size();
-        std::string_view entry = bytes.substr(pos, end - pos);
-        pos = end + 1;
-        ++idx;
-        if (entry.empty()) continue;
-        std::size_t eq = entry.find('=');
-        if (eq == std::string_view::npos || eq == 0) {
-            env.problems.push_back(fmt::format("entry {}: no NAME=VALUE: '{}'", idx, detail::shown(entry)));
-            continue;
-        }
-        env.vars.push_back(EnvVar{std::string(entry.substr(0, eq)), std::string(entry.substr(eq + 1)), 0});
-    }
-    return env;
+Environment parse_environ(std::string_view bytes)
+{
+	Environment env;
+	env.last_wins = false; // glibc getenv returns the first match
+	std::size_t pos = 0;
+	unsigned idx = 0;
+	while (pos < bytes.size()) {
+		std::size_t end = bytes.find('\0', pos);
+		if (end == std::string_view::npos)
+			end = bytes.size();
+		std::string_view entry = bytes.substr(pos, end - pos);
+		pos = end + 1;
+		++idx;
+		if (entry.empty())
+			continue;
+		std::size_t eq = entry.find('=');
+		if (eq == std::string_view::npos || eq == 0) {
+			env.problems.push_back(fmt::format("entry {}: no NAME=VALUE: '{}'", idx, detail::shown(entry)));
+			continue;
+		}
+		env.vars.push_back(EnvVar{std::string(entry.substr(0, eq)), std::string(entry.substr(eq + 1)), 0});
+	}
+	return env;
 }
 
-Result<GfxTarget> parse_hsa_override(std::string_view value) {
-    constexpr std::string_view valid =
-        "valid: three decimal numbers major.minor.stepping, such as 10.3.0 (gfx1030) or 11.0.0 (gfx1100)";
-    auto fail = [&](const std::string& why) {
-        return Error{fmt::format("HSA_OVERRIDE_GFX_VERSION value '{}' is invalid: {}; {}", detail::shown(value), why,
-                                 valid)};
-    };
-    if (value.empty()) return fail("it is empty");
-    std::string_view v = value;
-    if (v.size() >= 3 && (v.substr(0, 3) == "gfx" || v.substr(0, 3) == "GFX")) {
-        std::string hint;
-        // gfx + decimal major + hex minor + hex stepping -> dotted.
-        if (v.size() >= 6) {
-            std::string_view tail = v.substr(v.size() - 2);
-            std::string_view major = v.substr(3, v.size() - 5);
-            unsigned mj = 0;
-            auto [p, ec] = std::from_chars(major.data(), major.data() + major.size(), mj);
-            auto hex = [](char c) {
-                return (c >= '0' && c <= '9') ? c - '0' : (c >= 'a' && c <= 'f') ? c - 'a' + 10 : -1;
-            };
-            if (ec == std::errc{} && p == major.data() + major.size() && hex(tail[0]) >= 0 && hex(tail[1]) >= 0)
-                hint = fmt::format(" (the dotted form of {} is {}.{}.{})", v, mj, hex(tail[0]), hex(tail[1]));
-        }
-        return fail("ROCr does not accept a gfx name" + hint);
-    }
-    unsigned f[3] = {0, 0, 0};
-    std::size_t pos = 0;
-    for (int i = 0; i < 3; ++i) {
-        // sscanf's %u (ROCr's parser) skips leading white space and takes a '+'.
-        while (pos < v.size() && detail::is_space(v[pos])) ++pos;
-        if (pos < v.size() && v[pos] == '+') ++pos;
-        std::size_t start = pos;
-        while (pos < v.size() && v[pos] >= '0' && v[pos] <= '9') ++pos;
-        if (pos == start) {
-            if (pos < v.size() && v[pos] == ',') return fail("fields are separated by '.', not ','");
-            if (pos >= v.size()) return fail(fmt::format("it has {} field{}, ROCr needs exactly three", i,
-                                                          i == 1 ? "" : "s"));
-            return fail(fmt::format("unexpected character '{}'", detail::shown(v.substr(pos, 1))));
-        }
-        auto [p, ec] = std::from_chars(v.data() + start, v.data() + pos, f[i]);
-        if (ec != std::errc{}) return fail("a field is too large");
-        if (i < 2) {
-            if (pos >= v.size()) return fail(fmt::format("it has {} field{}, ROCr needs exactly three", i + 1,
-                                                          i == 0 ? "" : "s"));
-            if (v[pos] == ',') return fail("fields are separated by '.', not ','");
-            if (v[pos] != '.') return fail(fmt::format("unexpected character '{}'", detail::shown(v.substr(pos, 1))));
-            ++pos;
-        }
-    }
-    if (pos != v.size()) {
-        if (v[pos] == '.') return fail("it has more than three fields");
-        return fail(fmt::format("trailing characters '{}' (ROCr rejects anything after the third number)",
-                                detail::shown(v.substr(pos))));
-    }
-    if (f[0] > 63) return fail("major is above 63");
-    if (f[1] > 255 || f[2] > 255) return fail("minor and stepping must be at most 255");
-    return GfxTarget{f[0], f[1], f[2]};
+Result<GfxTarget> parse_hsa_override(std::string_view value)
+{
+	constexpr std::string_view valid =
+		"valid: three decimal numbers major.minor.stepping, such as 10.3.0 (gfx1030) or 11.0.0 (gfx1100)";
+	auto fail = [&](const std::string &why) {
+		return Error{fmt::format("HSA_OVERRIDE_GFX_VERSION value '{}' is invalid: {}; {}", detail::shown(value),
+					 why, valid)};
+	};
+	if (value.empty())
+		return fail("it is empty");
+	std::string_view v = value;
+	if (v.size() >= 3 && (v.substr(0, 3) == "gfx" || v.substr(0, 3) == "GFX")) {
+		std::string hint;
+		// gfx + decimal major + hex minor + hex stepping -> dotted.
+		if (v.size() >= 6) {
+			std::string_view tail = v.substr(v.size() - 2);
+			std::string_view major = v.substr(3, v.size() - 5);
+			unsigned mj = 0;
+			auto [p, ec] = std::from_chars(major.data(), major.data() + major.size(), mj);
+			auto hex = [](char c) {
+				return (c >= '0' && c <= '9') ? c - '0' : (c >= 'a' && c <= 'f') ? c - 'a' + 10 : -1;
+			};
+			if (ec == std::errc{} && p == major.data() + major.size() && hex(tail[0]) >= 0 &&
+			    hex(tail[1]) >= 0)
+				hint = fmt::format(" (the dotted form of {} is {}.{}.{})", v, mj, hex(tail[0]),
+						   hex(tail[1]));
+		}
+		return fail("ROCr does not accept a gfx name" + hint);
+	}
+	unsigned f[3] = {0, 0, 0};
+	std::size_t pos = 0;
+	for (int i = 0; i < 3; ++i) {
+		// sscanf's %u (ROCr's parser) skips leading white space and takes a '+'.
+		while (pos < v.size() && detail::is_space(v[pos]))
+			++pos;
+		if (pos < v.size() && v[pos] == '+')
+			++pos;
+		std::size_t start = pos;
+		while (pos < v.size() && v[pos] >= '0' && v[pos] <= '9')
+			++pos;
+		if (pos == start) {
+			if (pos < v.size() && v[pos] == ',')
+				return fail("fields are separated by '.', not ','");
+			if (pos >= v.size())
+				return fail(fmt::format("it has {} field{}, ROCr needs exactly three", i,
+							i == 1 ? "" : "s"));
+			return fail(fmt::format("unexpected character '{}'", detail::shown(v.substr(pos, 1))));
+		}
+		auto [p, ec] = std::from_chars(v.data() + start, v.data() + pos, f[i]);
+		if (ec != std::errc{})
+			return fail("a field is too large");
+		if (i < 2) {
+			if (pos >= v.size())
+				return fail(fmt::format("it has {} field{}, ROCr needs exactly three", i + 1,
+							i == 0 ? "" : "s"));
+			if (v[pos] == ',')
+				return fail("fields are separated by '.', not ','");
+			if (v[pos] != '.')
+				return fail(fmt::format("unexpected character '{}'", detail::shown(v.substr(pos, 1))));
+			++pos;
+		}
+	}
+	if (pos != v.size()) {
+		if (v[pos] == '.')
+			return fail("it has more than three fields");
+		return fail(fmt::format("trailing characters '{}' (ROCr rejects anything after the third number)",
+					detail::shown(v.substr(pos))));
+	}
+	if (f[0] > 63)
+		return fail("major is above 63");
+	if (f[1] > 255 || f[2] > 255)
+		return fail("minor and stepping must be at most 255");
+	return GfxTarget{f[0], f[1], f[2]};
 }
 
-std::optional<unsigned> hsa_override_node(std::string_view var_name) {
-    constexpr std::string_view prefix = "HSA_OVERRIDE_GFX_VERSION_";
-    if (var_name.size() <= prefix.size() || var_name.substr(0, prefix.size()) != prefix) return std::nullopt;
-    std::string_view n = var_name.substr(prefix.size());
-    unsigned v = 0;
-    auto [p, ec] = std::from_chars(n.data(), n.data() + n.size(), v);
-    if (ec != std::errc{} || p != n.data() + n.size()) return std::nullopt;
-    return v;
+std::optional<unsigned> hsa_override_node(std::string_view var_name)
+{
+	constexpr std::string_view prefix = "HSA_OVERRIDE_GFX_VERSION_";
+	if (var_name.size() <= prefix.size() || var_name.substr(0, prefix.size()) != prefix)
+		return std::nullopt;
+	std::string_view n = var_name.substr(prefix.size());
+	unsigned v = 0;
+	auto [p, ec] = std::from_chars(n.data(), n.data() + n.size(), v);
+	if (ec != std::errc{} || p != n.data() + n.size())
+		return std::nullopt;
+	return v;
 }
 
-Result<VisibleDevices> parse_visible_devices(std::string_view value, std::string_view var_name) {
-    VisibleDevices out;
-    if (trim(value).empty()) return out;
-    std::size_t pos = 0;
-    while (true) {
-        std::size_t end = value.find(',', pos);
-        std::string_view raw = value.substr(pos, end == std::string_view::npos ? std::string_view::npos : end - pos);
-        std::string_view e = trim(raw);
-        auto bad = [&](std::string_view why) {
-            return Error{fmt::format("{} entry '{}' is invalid: {}; valid: a comma-separated list of device indices "
-                                     "(0, 1, ...) or UUIDs (GPU-<hex>), e.g. {}=0",
-                                     var_name, detail::shown(e), why, var_name)};
-        };
-        if (e.empty()) return bad("empty entry");
-        if (e.front() == '-') {
-            // "-1": the runtimes stop enumerating at the first invalid index.
-            auto neg = parse_i64(e);
-            if (!neg) return bad("not a number");
-            out.stopped_at = std::string(e);
-            return out;
-        }
-        if (e.front() >= '0' && e.front() <= '9') {
-            unsigned idx = 0;
-            auto [p, ec] = std::from_chars(e.data(), e.data() + e.size(), idx);
-            if (ec != std::errc{} || p != e.data() + e.size()) return bad("not a device index");
-            out.devices.push_back(VisibleDevice{idx, {}});
-        } else if (e.size() > 4 && (e.substr(0, 4) == "GPU-" || e.substr(0, 4) == "gpu-")) {
-            for (char c : e.substr(4))
-                if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F') || c == '-'))
-                    return bad("a UUID has only hex digits after 'GPU-'");
-            out.devices.push_back(VisibleDevice{std::nullopt, std::string(e)});
-        } else {
-            return bad("neither an index nor a GPU-<hex> UUID");
-        }
-        if (end == std::string_view::npos) break;
-        pos = end + 1;
-    }
-    return out;
+Result<VisibleDevices> parse_visible_devices(std::string_view value, std::string_view var_name)
+{
+	VisibleDevices out;
+	if (trim(value).empty())
+		return out;
+	std::size_t pos = 0;
+	while (true) {
+		std::size_t end = value.find(',', pos);
+		std::string_view raw =
+			value.substr(pos, end == std::string_view::npos ? std::string_view::npos : end - pos);
+		std::string_view e = trim(raw);
+		auto bad = [&](std::string_view why) {
+			return Error{fmt::format(
+				"{} entry '{}' is invalid: {}; valid: a comma-separated list of device indices "
+				"(0, 1, ...) or UUIDs (GPU-<hex>), e.g. {}=0",
+				var_name, detail::shown(e), why, var_name)};
+		};
+		if (e.empty())
+			return bad("empty entry");
+		if (e.front() == '-') {
+			// "-1": the runtimes stop enumerating at the first invalid index.
+			auto neg = parse_i64(e);
+			if (!neg)
+				return bad("not a number");
+			out.stopped_at = std::string(e);
+			return out;
+		}
+		if (e.front() >= '0' && e.front() <= '9') {
+			unsigned idx = 0;
+			auto [p, ec] = std::from_chars(e.data(), e.data() + e.size(), idx);
+			if (ec != std::errc{} || p != e.data() + e.size())
+				return bad("not a device index");
+			out.devices.push_back(VisibleDevice{idx, {}});
+		} else if (e.size() > 4 && (e.substr(0, 4) == "GPU-" || e.substr(0, 4) == "gpu-")) {
+			for (char c : e.substr(4))
+				if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F') ||
+				      c == '-'))
+					return bad("a UUID has only hex digits after 'GPU-'");
+			out.devices.push_back(VisibleDevice{std::nullopt, std::string(e)});
+		} else {
+			return bad("neither an index nor a GPU-<hex> UUID");
+		}
+		if (end == std::string_view::npos)
+			break;
+		pos = end + 1;
+	}
+	return out;
 }
 
-}  // namespace rdnafix::core
+} // namespace rdnafix::core

@@ -35,38 +35,37 @@
 namespace rdnafix::core {
 
 enum class FsErrorKind {
-    not_found,          // ENOENT (also a missing directory on the way)
-    permission_denied,  // EACCES / EPERM
-    symlink_loop,       // ELOOP: too many symlinks while resolving
-    is_directory,       // EISDIR: read_text on a directory
-    not_directory,      // ENOTDIR: list_dir on a file, or a file in the middle of a path
-    empty,              // the file exists and is readable but has 0 bytes
-    binary,             // read_text found a NUL byte or invalid control bytes
-    too_large,          // more than max_bytes
-    bad_path,           // the relative path itself is invalid (e.g. contains a NUL)
-    io_error,           // any other errno (EIO, ENODEV from sysfs, ...)
+	not_found,         // ENOENT (also a missing directory on the way)
+	permission_denied, // EACCES / EPERM
+	symlink_loop,      // ELOOP: too many symlinks while resolving
+	is_directory,      // EISDIR: read_text on a directory
+	not_directory,     // ENOTDIR: list_dir on a file, or a file in the middle of a path
+	empty,             // the file exists and is readable but has 0 bytes
+	binary,            // read_text found a NUL byte or invalid control bytes
+	too_large,         // more than max_bytes
+	bad_path,          // the relative path itself is invalid (e.g. contains a NUL)
+	io_error,          // any other errno (EIO, ENODEV from sysfs, ...)
 };
 
 // "not_found", "permission_denied", ...
 std::string_view to_string(FsErrorKind kind);
 
 struct FsError {
-    FsErrorKind kind = FsErrorKind::io_error;
-    std::string path;    // the root-relative path asked for, e.g. "sys/module/amdgpu/initstate"
-    std::string detail;  // e.g. "no such file (ENOENT)", "larger than the 1048576-byte limit"
-    int errno_value = 0; // 0 when not from a syscall (empty, binary, too_large)
+	FsErrorKind kind = FsErrorKind::io_error;
+	std::string path;    // the root-relative path asked for, e.g. "sys/module/amdgpu/initstate"
+	std::string detail;  // e.g. "no such file (ENOENT)", "larger than the 1048576-byte limit"
+	int errno_value = 0; // 0 when not from a syscall (empty, binary, too_large)
 
-    // "unreadable: <detail>"  -- the per-item text that rdnactl prints.
-    [[nodiscard]] std::string reason() const;
+	// "unreadable: <detail>"  -- the per-item text that rdnactl prints.
+	[[nodiscard]] std::string reason() const;
 };
 
-template <class T>
-using FsResult = Result<T, FsError>;
+template <class T> using FsResult = Result<T, FsError>;
 
 // What read_text accepts.
 struct ReadOptions {
-    std::size_t max_bytes = 1024 * 1024;  // larger files -> FsErrorKind::too_large
-    bool allow_empty = false;             // false: a 0-byte file -> FsErrorKind::empty
+	std::size_t max_bytes = 1024 * 1024; // larger files -> FsErrorKind::too_large
+	bool allow_empty = false;            // false: a 0-byte file -> FsErrorKind::empty
 };
 
 enum class FileType { regular, directory, symlink, char_device, block_device, fifo, socket, other };
@@ -76,112 +75,112 @@ std::string_view to_string(FileType type);
 // captured tree (regular files in git) the values come from the manifest
 // `dev/.devnodes` (team-interfaces.md §3), flagged by from_manifest.
 struct FileInfo {
-    FileType type = FileType::other;
-    unsigned mode = 0;                  // permission bits only (07777)
-    std::optional<uid_t> uid;           // from stat(); absent when from the manifest
-    std::optional<gid_t> gid;           // from stat(); absent when from the manifest
-    std::optional<std::string> owner;   // from the manifest (a name); absent from stat()
-    std::optional<std::string> group;   // from the manifest (a name); absent from stat()
-    unsigned dev_major = 0;             // char/block devices only
-    unsigned dev_minor = 0;
-    std::uint64_t size = 0;             // st_size (sysfs reports 4096, procfs 0)
-    bool from_manifest = false;
+	FileType type = FileType::other;
+	unsigned mode = 0;                // permission bits only (07777)
+	std::optional<uid_t> uid;         // from stat(); absent when from the manifest
+	std::optional<gid_t> gid;         // from stat(); absent when from the manifest
+	std::optional<std::string> owner; // from the manifest (a name); absent from stat()
+	std::optional<std::string> group; // from the manifest (a name); absent from stat()
+	unsigned dev_major = 0;           // char/block devices only
+	unsigned dev_minor = 0;
+	std::uint64_t size = 0; // st_size (sysfs reports 4096, procfs 0)
+	bool from_manifest = false;
 };
 
 // One line of dev/.devnodes: `<path> <c|b> <major>:<minor> <octal mode> <owner> <group>`.
 struct DevNodeEntry {
-    std::string path;  // root-relative, no leading '/': "dev/kfd"
-    FileType type = FileType::char_device;
-    unsigned major = 0;
-    unsigned minor = 0;
-    unsigned mode = 0;
-    std::string owner;
-    std::string group;
+	std::string path; // root-relative, no leading '/': "dev/kfd"
+	FileType type = FileType::char_device;
+	unsigned major = 0;
+	unsigned minor = 0;
+	unsigned mode = 0;
+	std::string owner;
+	std::string group;
 };
 
 // Pure parser of the manifest text (no I/O).  Bad lines are reported in
 // `problems` ("dev/.devnodes line 3: ...") and skipped.
 struct DevNodeManifest {
-    std::vector<DevNodeEntry> entries;
-    std::vector<std::string> problems;
+	std::vector<DevNodeEntry> entries;
+	std::vector<std::string> problems;
 };
 DevNodeManifest parse_devnode_manifest(std::string_view text);
 
 class RootFs {
 public:
-    // `root` is a host directory; "/" reads the live machine.  The root is
-    // opened once (O_PATH|O_DIRECTORY); if that fails, root_error() says why
-    // and every read returns that error (rdnactl then exits 2).
-    explicit RootFs(std::string root);
-    ~RootFs();
-    RootFs(const RootFs&) = delete;
-    RootFs& operator=(const RootFs&) = delete;
-    RootFs(RootFs&&) noexcept;
-    RootFs& operator=(RootFs&&) noexcept;
+	// `root` is a host directory; "/" reads the live machine.  The root is
+	// opened once (O_PATH|O_DIRECTORY); if that fails, root_error() says why
+	// and every read returns that error (rdnactl then exits 2).
+	explicit RootFs(std::string root);
+	~RootFs();
+	RootFs(const RootFs &) = delete;
+	RootFs &operator=(const RootFs &) = delete;
+	RootFs(RootFs &&) noexcept;
+	RootFs &operator=(RootFs &&) noexcept;
 
-    [[nodiscard]] const std::string& root() const;
-    [[nodiscard]] bool is_live() const;  // root is "/"
-    [[nodiscard]] const std::optional<FsError>& root_error() const;
+	[[nodiscard]] const std::string &root() const;
+	[[nodiscard]] bool is_live() const; // root is "/"
+	[[nodiscard]] const std::optional<FsError> &root_error() const;
 
-    // The whole file as text.  `rel` is relative to the root ("sys/module/
-    // amdgpu/parameters/noretry"; a leading '/' is accepted and ignored).
-    // Errors: not_found, permission_denied, symlink_loop, is_directory, empty
-    // (unless allowed), binary (a NUL byte), too_large, io_error.
-    // The content is returned verbatim (trailing "\n" kept).
-    [[nodiscard]] FsResult<std::string> read_text(std::string_view rel, ReadOptions opts = {});
+	// The whole file as text.  `rel` is relative to the root ("sys/module/
+	// amdgpu/parameters/noretry"; a leading '/' is accepted and ignored).
+	// Errors: not_found, permission_denied, symlink_loop, is_directory, empty
+	// (unless allowed), binary (a NUL byte), too_large, io_error.
+	// The content is returned verbatim (trailing "\n" kept).
+	[[nodiscard]] FsResult<std::string> read_text(std::string_view rel, ReadOptions opts = {});
 
-    // read_text, then trailing whitespace/newlines removed: the sysfs "value".
-    // An all-whitespace file is `empty`.
-    [[nodiscard]] FsResult<std::string> read_value(std::string_view rel, ReadOptions opts = {});
+	// read_text, then trailing whitespace/newlines removed: the sysfs "value".
+	// An all-whitespace file is `empty`.
+	[[nodiscard]] FsResult<std::string> read_value(std::string_view rel, ReadOptions opts = {});
 
-    // The whole file as bytes, NULs allowed (for /proc/<pid>/environ, cmdline).
-    // Errors as read_text except binary/empty never happen.
-    [[nodiscard]] FsResult<std::string> read_bytes(std::string_view rel, std::size_t max_bytes = 1024 * 1024);
+	// The whole file as bytes, NULs allowed (for /proc/<pid>/environ, cmdline).
+	// Errors as read_text except binary/empty never happen.
+	[[nodiscard]] FsResult<std::string> read_bytes(std::string_view rel, std::size_t max_bytes = 1024 * 1024);
 
-    // Entry names of a directory, sorted, without "." and "..".
-    [[nodiscard]] FsResult<std::vector<std::string>> list_dir(std::string_view rel);
+	// Entry names of a directory, sorted, without "." and "..".
+	[[nodiscard]] FsResult<std::vector<std::string>> list_dir(std::string_view rel);
 
-    // The target text of the symlink `rel` (its parent directories resolved
-    // inside the root; the link itself not followed), e.g.
-    // "../../../bus/pci/drivers/amdgpu".  Not a symlink -> io_error (EINVAL).
-    [[nodiscard]] FsResult<std::string> read_link(std::string_view rel);
+	// The target text of the symlink `rel` (its parent directories resolved
+	// inside the root; the link itself not followed), e.g.
+	// "../../../bus/pci/drivers/amdgpu".  Not a symlink -> io_error (EINVAL).
+	[[nodiscard]] FsResult<std::string> read_link(std::string_view rel);
 
-    // The root-relative canonical path with every symlink resolved inside the
-    // root, without a leading '/': "sys/class/drm/card0" ->
-    // "sys/devices/pci0000:00/0000:00:01.0/0000:03:00.0/drm/card0".  The root
-    // itself is "".  The final component must exist.
-    [[nodiscard]] FsResult<std::string> canonical(std::string_view rel);
+	// The root-relative canonical path with every symlink resolved inside the
+	// root, without a leading '/': "sys/class/drm/card0" ->
+	// "sys/devices/pci0000:00/0000:00:01.0/0000:03:00.0/drm/card0".  The root
+	// itself is "".  The final component must exist.
+	[[nodiscard]] FsResult<std::string> canonical(std::string_view rel);
 
-    // stat() with symlinks followed inside the root.  When the target is a
-    // regular file and dev/.devnodes lists the path (as asked, or as its
-    // canonical path), the manifest entry is returned instead
-    // (from_manifest = true).
-    [[nodiscard]] FsResult<FileInfo> stat(std::string_view rel);
+	// stat() with symlinks followed inside the root.  When the target is a
+	// regular file and dev/.devnodes lists the path (as asked, or as its
+	// canonical path), the manifest entry is returned instead
+	// (from_manifest = true).
+	[[nodiscard]] FsResult<FileInfo> stat(std::string_view rel);
 
-    // True when `rel` resolves (inside the root) to something that exists.
-    [[nodiscard]] bool exists(std::string_view rel);
+	// True when `rel` resolves (inside the root) to something that exists.
+	[[nodiscard]] bool exists(std::string_view rel);
 
-    // The parsed dev/.devnodes (empty when absent); its problems are kept.
-    [[nodiscard]] const DevNodeManifest& devnode_manifest();
+	// The parsed dev/.devnodes (empty when absent); its problems are kept.
+	[[nodiscard]] const DevNodeManifest &devnode_manifest();
 
-    // The host path that `rel` resolves to (for diagnostics and for the
-    // access check, which must open() the real node).  Guaranteed to lie
-    // inside root().
-    [[nodiscard]] FsResult<std::string> host_path(std::string_view rel);
+	// The host path that `rel` resolves to (for diagnostics and for the
+	// access check, which must open() the real node).  Guaranteed to lie
+	// inside root().
+	[[nodiscard]] FsResult<std::string> host_path(std::string_view rel);
 
-    // Counters: how many times each kind of syscall-backed lookup actually
-    // hit the file system (memoised hits are not counted).
-    struct Counters {
-        std::size_t file_reads = 0;  // files opened and read
-        std::size_t dir_lists = 0;
-        std::size_t link_reads = 0;
-        std::size_t stats = 0;
-    };
-    [[nodiscard]] const Counters& counters() const;
+	// Counters: how many times each kind of syscall-backed lookup actually
+	// hit the file system (memoised hits are not counted).
+	struct Counters {
+		std::size_t file_reads = 0; // files opened and read
+		std::size_t dir_lists = 0;
+		std::size_t link_reads = 0;
+		std::size_t stats = 0;
+	};
+	[[nodiscard]] const Counters &counters() const;
 
 private:
-    struct Impl;
-    std::unique_ptr<Impl> impl_;
+	struct Impl;
+	std::unique_ptr<Impl> impl_;
 };
 
-}  // namespace rdnafix::core
+} // namespace rdnafix::core

@@ -26,64 +26,64 @@ using core::KernelVersion;
 //   6.1 - 6.17, 6.18.0  1 for GC >= 10.3.0 (plus the 9.x list)
 //   6.18.y, 7.0.y stable (mid-2026), 7.1+   1 for GC >= 10.1.0
 struct NoretryDecision {
-    int value = 0;             // the effective gmc.noretry: 0 (retry on) or 1
-    bool from_parameter = false;  // an explicit amdgpu.noretry (0/1) decided it
-    bool certain = true;       // false where our sources cannot pin the exact
-                               // point release (6.18.y / 7.0.y backport)
-    std::string explanation;   // one line naming the rule applied, e.g.
-                               // "kernel 6.12: default 1 only for GC >= 10.3.0
-                               //  (amdgpu-internals.md §4); GC 10.1.10 -> 0"
+	int value = 0;               // the effective gmc.noretry: 0 (retry on) or 1
+	bool from_parameter = false; // an explicit amdgpu.noretry (0/1) decided it
+	bool certain = true;         // false where our sources cannot pin the exact
+				     // point release (6.18.y / 7.0.y backport)
+	std::string explanation;     // one line naming the rule applied, e.g.
+				     // "kernel 6.12: default 1 only for GC >= 10.3.0
+				     //  (amdgpu-internals.md §4); GC 10.1.10 -> 0"
 };
 // `param` is the amdgpu.noretry module parameter as the kernel holds it (-1 =
 // auto).  Any value other than -1 wins; the kernel treats every non-zero value
 // as 1 (it is stored in a bool-like field).
-NoretryDecision effective_noretry(const KernelVersion& kernel, const GcVersion& gc, int param = -1);
+NoretryDecision effective_noretry(const KernelVersion &kernel, const GcVersion &gc, int param = -1);
 
 // KFD never enables XNACK (retry-fault recoverable mode) for GC >= 10.1.1
 // (kfd_process_xnack_mode(); 7.2 again allows GC >= 12.1.0), whatever noretry
 // is (amdgpu-internals.md §4).
-bool kfd_xnack_possible(const KernelVersion& kernel, const GcVersion& gc);
+bool kfd_xnack_possible(const KernelVersion &kernel, const GcVersion &gc);
 
 // ---- ISA families --------------------------------------------------------
 // LLVM generic processors (AMDGPUUsage.rst "Generic processors",
 // rocm-userspace.md §4): gfx10-1-generic, gfx10-3-generic, gfx11-generic,
 // gfx12-generic.
 struct IsaFamily {
-    std::string_view generic_name;       // "gfx10-3-generic"
-    std::span<const GfxTarget> members;
-    bool no_restrictions;                // LLVM: "No restrictions" (10-3, 12)
-    std::string_view restrictions;       // LLVM's summary otherwise
+	std::string_view generic_name; // "gfx10-3-generic"
+	std::span<const GfxTarget> members;
+	bool no_restrictions;          // LLVM: "No restrictions" (10-3, 12)
+	std::string_view restrictions; // LLVM's summary otherwise
 };
 std::span<const IsaFamily> isa_families();
 // The generic family of a target, nullptr when it has none (gfx90a, gfx942...).
-const IsaFamily* isa_family_of(const GfxTarget& t);
+const IsaFamily *isa_family_of(const GfxTarget &t);
 // Targets ROCr's ISA registry knows (rdnactl's list, used to call an override
 // value "unknown"): GCN5/CDNA gfx9xx plus every member of the families above.
-bool is_known_rocm_target(const GfxTarget& t);
+bool is_known_rocm_target(const GfxTarget &t);
 
 // ---- HSA_OVERRIDE_GFX_VERSION verdict ---------------------------------------
 enum class OverrideVerdict {
-    pointless,            // override == native: remove it
-    isa_safe,             // same ISA ("No restrictions" family, e.g. gfx1031 -> 10.3.0): working workaround
-    works_not_guaranteed, // same generic family with restrictions (gfx1101/1102/1103 -> 11.0.0,
-                          // within RDNA1): used in practice, not guaranteed
-    unsafe,               // different ISA (gfx1010 -> 10.3.0, gfx1151 -> 11.0.0): wrong code, faults
-    unknown,              // native or override not in our tables / not a ROCm target
+	pointless,            // override == native: remove it
+	isa_safe,             // same ISA ("No restrictions" family, e.g. gfx1031 -> 10.3.0): working workaround
+	works_not_guaranteed, // same generic family with restrictions (gfx1101/1102/1103 -> 11.0.0,
+			      // within RDNA1): used in practice, not guaranteed
+	unsafe,               // different ISA (gfx1010 -> 10.3.0, gfx1151 -> 11.0.0): wrong code, faults
+	unknown,              // native or override not in our tables / not a ROCm target
 };
-std::string_view to_string(OverrideVerdict v);  // "pointless", "isa_safe", ...
+std::string_view to_string(OverrideVerdict v); // "pointless", "isa_safe", ...
 
 struct OverrideAssessment {
-    OverrideVerdict verdict = OverrideVerdict::unknown;
-    std::string reason;  // one line with the evidence (rocm-userspace.md §5, prior-art.md §4.1)
+	OverrideVerdict verdict = OverrideVerdict::unknown;
+	std::string reason; // one line with the evidence (rocm-userspace.md §5, prior-art.md §4.1)
 };
-OverrideAssessment assess_override(const GfxTarget& native, const GfxTarget& override_target);
+OverrideAssessment assess_override(const GfxTarget &native, const GfxTarget &override_target);
 
 // The override value that is ISA-safe for `native` ("No restrictions"
 // families only): gfx1031..gfx1036 -> 10.3.0; gfx1030 -> nullopt (it is the
 // base); gfx1200 -> 12.0.1 and gfx1201 -> 12.0.0 (identical ISA); RDNA1,
 // RDNA3, RDNA3.5, GCN/CDNA -> nullopt (none is safe or none is known safe).
 // Whether an override is NEEDED depends on the libraries (not decided here).
-std::optional<GfxTarget> safe_override_for(const GfxTarget& native);
+std::optional<GfxTarget> safe_override_for(const GfxTarget &native);
 
 // ---- TTM --------------------------------------------------------------------
 // ttm.pages_limit (and amdttm.pages_limit) count 4 KiB pages: the ceiling of
@@ -93,4 +93,4 @@ std::optional<GfxTarget> safe_override_for(const GfxTarget& native);
 inline constexpr std::uint64_t kTtmPageSize = 4096;
 std::optional<std::uint64_t> ttm_pages_limit_bytes(std::uint64_t pages_limit);
 
-}  // namespace rdnafix::rules
+} // namespace rdnafix::rules

@@ -7,7 +7,10 @@
 
 namespace rdnafix::core::detail {
 
-inline bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f'; }
+inline bool is_space(char c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f';
+}
 
 // Printable rendering of untrusted input for messages (at most `max` chars,
 // control bytes as \xNN).
@@ -20,4 +23,4 @@ std::vector<std::string_view> split_lines(std::string_view text);
 // Split on runs of spaces/tabs.
 std::vector<std::string_view> split_words(std::string_view line);
 
-}  // namespace rdnafix::core::detail
+} // namespace rdnafix::core::detail

@@ -11,13 +11,13 @@ namespace rdnafix::core {
 // A hardware IP version as amdgpu's IP discovery reports it
 // (sysfs ip_discovery/die/0/GC/0/{major,minor,revision}), e.g. GC 10.3.2.
 struct GcVersion {
-    unsigned major = 0;
-    unsigned minor = 0;
-    unsigned revision = 0;
+	unsigned major = 0;
+	unsigned minor = 0;
+	unsigned revision = 0;
 
-    auto operator<=>(const GcVersion&) const = default;
-    // "10.3.2"
-    [[nodiscard]] std::string to_string() const;
+	auto operator<=>(const GcVersion &) const = default;
+	// "10.3.2"
+	[[nodiscard]] std::string to_string() const;
 };
 
 // An ISA target as ROCr / KFD / LLVM name it: major.minor.stepping.
@@ -26,33 +26,33 @@ struct GcVersion {
 // minor (one hex digit) + stepping (one hex digit): {10,3,1} = gfx1031,
 // {9,0,10} = gfx90a.
 struct GfxTarget {
-    unsigned major = 0;
-    unsigned minor = 0;
-    unsigned stepping = 0;
+	unsigned major = 0;
+	unsigned minor = 0;
+	unsigned stepping = 0;
 
-    auto operator<=>(const GfxTarget&) const = default;
-    // "gfx1031".  Minor/stepping above 15 cannot be written as one hex digit;
-    // they are then printed in hex in full (never produced by real hardware).
-    [[nodiscard]] std::string name() const;
-    // 100301 for gfx1031.
-    [[nodiscard]] std::uint32_t kfd_version() const { return major * 10000U + minor * 100U + stepping; }
-    // "10.3.1": the HSA_OVERRIDE_GFX_VERSION spelling.
-    [[nodiscard]] std::string dotted() const;
+	auto operator<=>(const GfxTarget &) const = default;
+	// "gfx1031".  Minor/stepping above 15 cannot be written as one hex digit;
+	// they are then printed in hex in full (never produced by real hardware).
+	[[nodiscard]] std::string name() const;
+	// 100301 for gfx1031.
+	[[nodiscard]] std::uint32_t kfd_version() const { return major * 10000U + minor * 100U + stepping; }
+	// "10.3.1": the HSA_OVERRIDE_GFX_VERSION spelling.
+	[[nodiscard]] std::string dotted() const;
 };
 
 // A Linux kernel version: the numeric part of a release string plus the rest.
 // "6.12.117+deb12-amd64" -> {6,12,117, extra "+deb12-amd64"}.
 struct KernelVersion {
-    unsigned major = 0;
-    unsigned minor = 0;
-    unsigned patch = 0;
-    std::string extra;  // everything after major.minor.patch, verbatim ("-27-generic")
+	unsigned major = 0;
+	unsigned minor = 0;
+	unsigned patch = 0;
+	std::string extra; // everything after major.minor.patch, verbatim ("-27-generic")
 
-    // Ordering on the numbers only.
-    [[nodiscard]] std::strong_ordering compare(unsigned mj, unsigned mn, unsigned p = 0) const;
-    [[nodiscard]] bool at_least(unsigned mj, unsigned mn, unsigned p = 0) const { return compare(mj, mn, p) >= 0; }
-    // "6.12.117"
-    [[nodiscard]] std::string numeric() const;
+	// Ordering on the numbers only.
+	[[nodiscard]] std::strong_ordering compare(unsigned mj, unsigned mn, unsigned p = 0) const;
+	[[nodiscard]] bool at_least(unsigned mj, unsigned mn, unsigned p = 0) const { return compare(mj, mn, p) >= 0; }
+	// "6.12.117"
+	[[nodiscard]] std::string numeric() const;
 };
 
-}  // namespace rdnafix::core
+} // namespace rdnafix::core

@@ -66,8 +66,8 @@ std::vector<ModprobeFile> read_modprobe_d(core::RootFs &fs, std::vector<Unreadab
 	// kmod's search order; a file name in an earlier directory hides the same
 	// name in a later one; files are applied in name order.
 	std::map<std::string, std::string> chosen; // basename -> rel path
-	for (const char *dir : {"etc/modprobe.d", "run/modprobe.d", "usr/local/lib/modprobe.d", "lib/modprobe.d",
-				"usr/lib/modprobe.d"}) {
+	for (const char *dir :
+	     {"etc/modprobe.d", "run/modprobe.d", "usr/local/lib/modprobe.d", "lib/modprobe.d", "usr/lib/modprobe.d"}) {
 		auto names = fs.list_dir(dir);
 		if (!names) {
 			if (names.error().kind != core::FsErrorKind::not_found)
@@ -143,7 +143,8 @@ void collect_driver(core::RootFs &fs, Driver &d, const std::vector<core::LoadedM
 			return std::nullopt;
 		auto v = core::parse_u64(*it->second);
 		if (!v) {
-			u.push_back({std::string(m) + ".pages_limit", std::string("sys/module/") + m + "/parameters/pages_limit",
+			u.push_back({std::string(m) + ".pages_limit",
+				     std::string("sys/module/") + m + "/parameters/pages_limit",
 				     "unreadable: " + v.error().message});
 			return std::nullopt;
 		}
@@ -158,7 +159,8 @@ void collect_driver(core::RootFs &fs, Driver &d, const std::vector<core::LoadedM
 		auto pos = mi->find("MemTotal:");
 		if (pos != std::string::npos) {
 			auto end = mi->find('\n', pos);
-			std::string line = mi->substr(pos + 9, end == std::string::npos ? std::string::npos : end - pos - 9);
+			std::string line =
+				mi->substr(pos + 9, end == std::string::npos ? std::string::npos : end - pos - 9);
 			auto kb = line.find("kB");
 			if (auto v = core::parse_u64(line.substr(0, kb)); v)
 				d.mem_total_bytes = *v * 1024;
@@ -216,11 +218,20 @@ void collect_rdnafix(core::RootFs &fs, Rdnafix &r, const std::string &release,
 	} else {
 		note(u, "rdnafix.hooks", hooks.error());
 	}
-	static const std::vector<std::string> abi{
-		"pci_id",	   "gfx_target",	      "generation",	      "targeted",
-		"reason",	   "noretry_requested",	      "noretry_applied",      "fragment_size_requested",
-		"fragment_size_applied", "mtype_sysmem", "mtype_vram",	      "pte_calls",
-		"pte_rewrites",	   "pte_would_rewrite"};
+	static const std::vector<std::string> abi{"pci_id",
+						  "gfx_target",
+						  "generation",
+						  "targeted",
+						  "reason",
+						  "noretry_requested",
+						  "noretry_applied",
+						  "fragment_size_requested",
+						  "fragment_size_applied",
+						  "mtype_sysmem",
+						  "mtype_vram",
+						  "pte_calls",
+						  "pte_rewrites",
+						  "pte_would_rewrite"};
 	if (auto devs = fs.list_dir(base + "/devices")) {
 		for (const auto &bdf : *devs) {
 			RdnafixDevice d;
@@ -327,7 +338,8 @@ void collect_access(core::RootFs &fs, Access &a, const std::vector<Device> &devi
 		a.user = *user;
 		const auto *pw = passwd.by_name(*user);
 		if (!pw) {
-			u.push_back({"user", "etc/passwd", fmt::format("unreadable: user '{}' is not in etc/passwd", *user)});
+			u.push_back({"user", "etc/passwd",
+				     fmt::format("unreadable: user '{}' is not in etc/passwd", *user)});
 			auto gids = configured_gids(*user, std::nullopt);
 			who.gids = gids;
 		} else {
@@ -401,7 +413,7 @@ void collect_access(core::RootFs &fs, Access &a, const std::vector<Device> &devi
 		n.stat_source = st->from_manifest ? "manifest" : "stat";
 		n.type = st->type == core::FileType::char_device    ? 'c'
 			 : st->type == core::FileType::block_device ? 'b'
-								     : 0;
+								    : 0;
 		if (n.type) {
 			n.major = st->dev_major;
 			n.minor = st->dev_minor;

@@ -14,7 +14,7 @@ namespace rdnafix::status {
 
 struct CollectOptions {
 	std::string root = "/";
-	bool live = true;                  // devices via libudev + libdrm (only with root "/")
+	bool live = true;                    // devices via libudev + libdrm (only with root "/")
 	std::optional<std::string> env_file; // --env FILE (a host path)
 	std::optional<std::string> user;     // --user NAME
 };
@@ -32,6 +32,6 @@ std::vector<RawPciDevice> raw_devices_from_sysfs(core::RootFs &fs, const std::st
 // attributes read through udev; `with_libdrm` also queries each amdgpu render
 // node through libdrm.  Returns nullopt with `error` set when udev is unusable.
 std::optional<std::vector<RawPciDevice>> raw_devices_from_udev(bool with_libdrm, std::string &error,
-								const std::string &class_prefix = "0x03");
+							       const std::string &class_prefix = "0x03");
 
 } // namespace rdnafix::status

@@ -68,8 +68,8 @@ std::vector<RawPciDevice> raw_devices_from_sysfs(core::RootFs &fs, const std::st
 				continue;
 			std::string path = *canon;
 			std::string suffix = "/drm/" + name;
-			std::string parent = path.size() > suffix.size() &&
-							     path.compare(path.size() - suffix.size(), suffix.size(), suffix) == 0
+			std::string parent = path.size() > suffix.size() && path.compare(path.size() - suffix.size(),
+											 suffix.size(), suffix) == 0
 						     ? path.substr(0, path.size() - suffix.size())
 						     : path.substr(0, path.find_last_of('/'));
 			std::string bdf = basename_of(parent);

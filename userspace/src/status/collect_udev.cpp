@@ -125,7 +125,7 @@ LibdrmInfo query_libdrm(const std::string &node)
 } // namespace
 
 std::optional<std::vector<RawPciDevice>> raw_devices_from_udev(bool with_libdrm, std::string &error,
-								const std::string &class_prefix)
+							       const std::string &class_prefix)
 {
 	UPtr<udev> u(udev_new());
 	if (!u) {
@@ -184,7 +184,8 @@ std::optional<std::vector<RawPciDevice>> raw_devices_from_udev(bool with_libdrm,
 			udev_enumerate_add_match_subsystem(e.get(), "pci");
 			udev_enumerate_add_match_sysattr(e.get(), "class", (class_prefix + "*").c_str());
 			if (udev_enumerate_scan_devices(e.get()) >= 0)
-				for (auto *l = udev_enumerate_get_list_entry(e.get()); l; l = udev_list_entry_get_next(l)) {
+				for (auto *l = udev_enumerate_get_list_entry(e.get()); l;
+				     l = udev_list_entry_get_next(l)) {
 					UPtr<udev_device> d(
 						udev_device_new_from_syspath(u.get(), udev_list_entry_get_name(l)));
 					if (d)

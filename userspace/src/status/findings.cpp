@@ -170,13 +170,13 @@ void check_devices(Ctx &c)
 			continue;
 		std::string safe = safe_override_for(*d->gfx_target);
 		bool rdna1 = d->generation == "rdna1";
-		std::string fix = !safe.empty()
-					  ? fmt::format("use libraries built for {} or gfx10-3-generic; otherwise export "
-							"HSA_OVERRIDE_GFX_VERSION={} (ISA-compatible)",
-							*d->gfx_target, safe)
-				  : rdna1 ? "use libraries built natively for gfx101x (Debian's ROCm packages, a "
-					    "self-built PyTorch) and do NOT set HSA_OVERRIDE_GFX_VERSION=10.3.0"
-					  : fmt::format("use libraries that contain {} code objects", *d->gfx_target);
+		std::string fix =
+			!safe.empty() ? fmt::format("use libraries built for {} or gfx10-3-generic; otherwise export "
+						    "HSA_OVERRIDE_GFX_VERSION={} (ISA-compatible)",
+						    *d->gfx_target, safe)
+			: rdna1       ? "use libraries built natively for gfx101x (Debian's ROCm packages, a "
+					"self-built PyTorch) and do NOT set HSA_OVERRIDE_GFX_VERSION=10.3.0"
+				      : fmt::format("use libraries that contain {} code objects", *d->gfx_target);
 		c.add("RDNA-GPU-002", dev_label(*d),
 		      fmt::format("{} is not on ROCm's official Linux support list{}", *d->gfx_target,
 				  rdna1 ? " (RDNA1: no ISA-compatible override exists)" : ""),
@@ -199,7 +199,8 @@ void check_driver(Ctx &c)
 		      "modprobe.blacklist=amdgpu or nomodeset on the kernel command line)");
 	}
 	if (s.driver.amdgpu_loaded && s.driver.initstate && *s.driver.initstate != "live") {
-		c.add("RDNA-DRV-002", "amdgpu", fmt::format("amdgpu initstate is '{}', not 'live'", *s.driver.initstate),
+		c.add("RDNA-DRV-002", "amdgpu",
+		      fmt::format("amdgpu initstate is '{}', not 'live'", *s.driver.initstate),
 		      "the module is still loading or failed half-way; its devices are not usable",
 		      "wait for the load to finish, then read 'dmesg | grep -i amdgpu' for the error");
 	}
@@ -212,12 +213,15 @@ void check_driver(Ctx &c)
 		std::string fix = p && p->source != "default"
 					  ? fix_param(*p, "1")
 					  : "add 'options amdgpu noretry=1' to /etc/modprobe.d/amdgpu.conf, then "
-					    "update-initramfs -u and reboot (or load rdnafix with noretry=1 for this device only)";
+					    "update-initramfs -u and reboot (or load rdnafix with noretry=1 for this "
+					    "device only)";
 		c.add("RDNA-DRV-003", dev_label(*d),
 		      fmt::format("noretry={} in effect on an RDNA1 GPU ({})", *d->noretry_effective, d->noretry_rule),
 		      "with retry faults enabled, a GPU page/permission fault on GFX10.1 loops in the UTCL2 instead of "
-		      "being reported: the GPU hangs silently until the ~10 s scheduler timeout, with nothing useful in "
-		      "dmesg (amd-gfx 2026-05-29 'set noretry=1 as default for GFX 10.1.x'); KFD never enables XNACK on "
+		      "being reported: the GPU hangs silently until the ~10 s scheduler timeout, with nothing useful "
+		      "in "
+		      "dmesg (amd-gfx 2026-05-29 'set noretry=1 as default for GFX 10.1.x'); KFD never enables XNACK "
+		      "on "
 		      "GFX10, so retry buys nothing",
 		      fix);
 	}
@@ -228,7 +232,8 @@ void check_driver(Ctx &c)
 		c.add("RDNA-DRV-004", "amdgpu.vm_fragment_size",
 		      fmt::format("vm_fragment_size={} set in {}", p->configured_value, where(*p)),
 		      gfx10 ? "on GFX10 (RDNA1/RDNA2) it does not change the page-table fragment bits; it only changes "
-			      "the pte_fragment_size advice that Mesa/libdrm read for VA alignment (default 9 = 2 MiB) — "
+			      "the pte_fragment_size advice that Mesa/libdrm read for VA alignment (default 9 = 2 MiB) "
+			      "— "
 			      "it is not a stability fix"
 			    : "it is global to every amdgpu device; on GFX9+ page-table fragments come from alignment, "
 			      "the value is advice to userspace",
@@ -242,7 +247,8 @@ void check_driver(Ctx &c)
 		c.add("RDNA-DRV-005", fmt::format("amdgpu.{}", name),
 		      fmt::format("amdgpu.{}={} set in {}", name, p->configured_value, where(*p)),
 		      unknown ? "amdgpu has no 'gtt_size' parameter: the kernel ignores it silently"
-			      : "gttsize is deprecated ('Configuring gttsize via module parameter is deprecated, please "
+			      : "gttsize is deprecated ('Configuring gttsize via module parameter is deprecated, "
+				"please "
 				"use ttm.pages_limit'); the TTM pages_limit caps GTT anyway",
 		      "remove it and set the GTT size with 'options ttm pages_limit=<GiB*262144>' (amdttm with "
 		      "amdgpu-dkms), then update-initramfs -u and reboot");
@@ -261,7 +267,8 @@ void check_driver(Ctx &c)
 				c.add("RDNA-DRV-007", fmt::format("{}.{}", p.module, p.name),
 				      fmt::format("{} sets {}={} but the running module has {}", where(p), p.name,
 						  p.configured_value, *p.live_value),
-				      "the configuration has not reached the running kernel (initramfs not regenerated, "
+				      "the configuration has not reached the running kernel (initramfs not "
+				      "regenerated, "
 				      "not rebooted, or the option is misspelled/for another module)",
 				      p.source == "modprobe.d" ? "update-initramfs -u, then reboot"
 							       : "reboot (the command line is read at boot)");
@@ -281,7 +288,8 @@ void check_memory(Ctx &c)
 			continue;
 		std::optional<std::uint64_t> ceiling = d->gtt_total_bytes;
 		if (c.s.driver.ttm_limit_bytes)
-			ceiling = ceiling ? std::min(*ceiling, *c.s.driver.ttm_limit_bytes) : *c.s.driver.ttm_limit_bytes;
+			ceiling =
+				ceiling ? std::min(*ceiling, *c.s.driver.ttm_limit_bytes) : *c.s.driver.ttm_limit_bytes;
 		if (!ceiling || !c.s.driver.mem_total_bytes)
 			continue;
 		std::uint64_t ram = *c.s.driver.mem_total_bytes;
@@ -289,13 +297,14 @@ void check_memory(Ctx &c)
 			continue;
 		std::uint64_t want_gib = ram * 3 / 4 >> 30;
 		c.add("RDNA-MEM-001", dev_label(*d),
-		      fmt::format("APU can map at most {:.1f} GiB of {:.1f} GiB RAM (GTT {}, TTM limit {})",
-				  double(*ceiling) / double(1ull << 30), double(ram) / double(1ull << 30),
-				  d->gtt_total_bytes ? fmt::format("{:.1f} GiB", double(*d->gtt_total_bytes) / (1ull << 30))
-						     : "unknown",
-				  c.s.driver.ttm_limit_bytes
-					  ? fmt::format("{:.1f} GiB", double(*c.s.driver.ttm_limit_bytes) / (1ull << 30))
-					  : "unknown"),
+		      fmt::format(
+			      "APU can map at most {:.1f} GiB of {:.1f} GiB RAM (GTT {}, TTM limit {})",
+			      double(*ceiling) / double(1ull << 30), double(ram) / double(1ull << 30),
+			      d->gtt_total_bytes ? fmt::format("{:.1f} GiB", double(*d->gtt_total_bytes) / (1ull << 30))
+						 : "unknown",
+			      c.s.driver.ttm_limit_bytes
+				      ? fmt::format("{:.1f} GiB", double(*c.s.driver.ttm_limit_bytes) / (1ull << 30))
+				      : "unknown"),
 		      "on an APU, ROCm allocations come from GTT; larger models fail with out-of-memory although RAM "
 		      "is free (TTM defaults to half of RAM)",
 		      fmt::format("echo 'options {} pages_limit={}' > /etc/modprobe.d/ttm.conf; update-initramfs -u; "
@@ -327,13 +336,15 @@ void check_access(Ctx &c)
 			reason = "amdgpu is not loaded";
 			fix = "modprobe amdgpu (see RDNA-DRV-001)";
 		} else if (!has_kfd_nodes) {
-			reason = "amdgpu is loaded but KFD has no GPU node (kernel built without CONFIG_HSA_AMD, or KFD "
-				 "does not support this GPU: see 'dmesg | grep kfd')";
+			reason =
+				"amdgpu is loaded but KFD has no GPU node (kernel built without CONFIG_HSA_AMD, or KFD "
+				"does not support this GPU: see 'dmesg | grep kfd')";
 			fix = "use a kernel with CONFIG_HSA_AMD=y (Debian's is) and check dmesg for 'kfd: ... not "
 			      "supported'";
 		} else {
 			reason = "KFD topology exists but the node was not created (udev rules / devtmpfs)";
-			fix = "check 'ls -l /dev/kfd' on the host and udev rules for kfd (KERNEL==\"kfd\", GROUP=\"render\")";
+			fix = "check 'ls -l /dev/kfd' on the host and udev rules for kfd (KERNEL==\"kfd\", "
+			      "GROUP=\"render\")";
 		}
 		c.add("RDNA-ACC-001", "/dev/kfd", "/dev/kfd does not exist: " + reason,
 		      "ROCm talks to the GPU only through /dev/kfd; without it HIP reports 'no ROCm-capable device is "
@@ -348,8 +359,9 @@ void check_access(Ctx &c)
 					  ? "check the node's owner/mode (udev rules) or run with the right user"
 					  : fmt::format("usermod -aG {} {}, then log out and in again", n.missing_group,
 							s.access.user.empty() ? "$USER" : s.access.user);
-		if (!n.missing_group.empty() && std::find(s.access.relogin_groups.begin(), s.access.relogin_groups.end(),
-							  n.missing_group) != s.access.relogin_groups.end()) {
+		if (!n.missing_group.empty() &&
+		    std::find(s.access.relogin_groups.begin(), s.access.relogin_groups.end(), n.missing_group) !=
+			    s.access.relogin_groups.end()) {
 			c.add("RDNA-ACC-003", n.path,
 			      fmt::format("{} is in group '{}' in /etc/group but this session does not have it: {}",
 					  s.access.user, n.missing_group, n.verdict),
@@ -390,7 +402,8 @@ void check_environment(Ctx &c)
 						safe = safe_override_for(native);
 					}
 			c.add("RDNA-ENV-001", o.name, o.error,
-			      "the runtime expects three decimal numbers major.minor.stepping (e.g. 10.3.0); an invalid "
+			      "the runtime expects three decimal numbers major.minor.stepping (e.g. 10.3.0); an "
+			      "invalid "
 			      "value is ignored with 'HSA_OVERRIDE_GFX_VERSION ... is invalid', so the workaround you "
 			      "think is active is not",
 			      safe.empty() ? fmt::format("unset {}", o.name)
@@ -398,15 +411,16 @@ void check_environment(Ctx &c)
 			continue;
 		}
 		if (o.verdicts.empty() && amd.empty()) {
-			c.add("RDNA-ENV-011", o.name, fmt::format("{}={} is set but there is no AMD GPU", o.name, o.value),
+			c.add("RDNA-ENV-011", o.name,
+			      fmt::format("{}={} is set but there is no AMD GPU", o.name, o.value),
 			      "a leftover override is applied to whatever GPU appears later (an MI210 faulted with a "
 			      "forgotten 10.3.0, ROCm/ROCm#5238)",
 			      fmt::format("unset {}", o.name));
 			continue;
 		}
 		if (o.verdicts.empty() && o.node) {
-			c.add("RDNA-ENV-005", o.name, fmt::format("{} names KFD node {}, which is not an AMD GPU", o.name,
-								  *o.node),
+			c.add("RDNA-ENV-005", o.name,
+			      fmt::format("{} names KFD node {}, which is not an AMD GPU", o.name, *o.node),
 			      "the per-node override applies to the KFD topology node id (node 0 is normally the CPU); "
 			      "this one affects nothing",
 			      "use the node id shown under Devices ('KFD node'), or unset it");
@@ -416,22 +430,28 @@ void check_environment(Ctx &c)
 			if (v.verdict == "pointless")
 				c.add("RDNA-ENV-003", o.name + " @ " + v.device,
 				      fmt::format("{}={} equals the native target {}", o.name, o.value, v.native),
-				      "it changes nothing today, but stays in effect when the GPU or the libraries change",
+				      "it changes nothing today, but stays in effect when the GPU or the libraries "
+				      "change",
 				      fmt::format("unset {}", o.name));
 			else if (v.verdict == "isa_safe")
 				c.add("RDNA-ENV-004", o.name + " @ " + v.device,
-				      fmt::format("{}={} runs {} code on {}: {}", o.name, o.value, o.gfx, v.native, v.reason),
+				      fmt::format("{}={} runs {} code on {}: {}", o.name, o.value, o.gfx, v.native,
+						  v.reason),
 				      "this is the usual workaround when libraries lack code for the native target",
-				      "none needed; prefer libraries with native or generic (gfx10-3-generic) code objects "
+				      "none needed; prefer libraries with native or generic (gfx10-3-generic) code "
+				      "objects "
 				      "when available");
 			else if (v.verdict == "works_not_guaranteed")
 				c.add("RDNA-ENV-012", o.name + " @ " + v.device,
-				      fmt::format("{}={} runs {} code on {}: {}", o.name, o.value, o.gfx, v.native, v.reason),
-				      "the targets share a generic family with restrictions: most kernels run, some can "
+				      fmt::format("{}={} runs {} code on {}: {}", o.name, o.value, o.gfx, v.native,
+						  v.reason),
+				      "the targets share a generic family with restrictions: most kernels run, some "
+				      "can "
 				      "fault or use resources the GPU does not have",
-				      fmt::format("prefer libraries with native {} code objects; keep the override only if "
-						  "your workload validates (rdnactl validate)",
-						  v.native));
+				      fmt::format(
+					      "prefer libraries with native {} code objects; keep the override only if "
+					      "your workload validates (rdnactl validate)",
+					      v.native));
 			else if (v.verdict == "unsafe")
 				c.add("RDNA-ENV-002", o.name + " @ " + v.device,
 				      fmt::format("{}={} makes the runtime load {} code on a {}: {}", o.name, o.value,
@@ -443,7 +463,8 @@ void check_environment(Ctx &c)
 				c.add("RDNA-ENV-013", o.name + " @ " + v.device,
 				      fmt::format("{}={} ({}) on {}: {}", o.name, o.value, o.gfx,
 						  v.native.empty() ? "unknown native target" : v.native, v.reason),
-				      "an ISA the runtime does not know makes agent creation fail ('The GPU node has an "
+				      "an ISA the runtime does not know makes agent creation fail ('The GPU node has "
+				      "an "
 				      "unrecognized id'); an unknown native target cannot be judged",
 				      fmt::format("unset {} unless you know the target pair is compatible", o.name));
 		}
@@ -494,10 +515,10 @@ void check_environment(Ctx &c)
 			std::vector<const Device *> next;
 			for (int i : v->indices) {
 				if (i < 0 || size_t(i) >= seen.size()) {
-					problems.push_back(fmt::format("{}={} names index {} but only {} GPU{} {} visible",
-								       v->name, v->value, i, seen.size(),
-								       seen.size() == 1 ? "" : "s",
-								       seen.size() == 1 ? "is" : "are"));
+					problems.push_back(fmt::format(
+						"{}={} names index {} but only {} GPU{} {} visible", v->name, v->value,
+						i, seen.size(), seen.size() == 1 ? "" : "s",
+						seen.size() == 1 ? "is" : "are"));
 					break; // the runtime stops at the first invalid index
 				}
 				next.push_back(seen[size_t(i)]);
@@ -512,13 +533,15 @@ void check_environment(Ctx &c)
 		if (!gpus.empty() && seen.empty() && problems.empty())
 			problems.push_back("the variables hide every GPU");
 		if (mixed && !seen.empty() && is_igpu(seen.front()))
-			problems.push_back(fmt::format("the first visible GPU is the iGPU {}", dev_label(*seen.front())));
+			problems.push_back(
+				fmt::format("the first visible GPU is the iGPU {}", dev_label(*seen.front())));
 		if (!problems.empty()) {
 			std::string all;
 			for (const auto &p : problems)
 				all += (all.empty() ? "" : "; ") + p;
 			c.add("RDNA-ENV-007", "*_VISIBLE_DEVICES", all,
-			      "ROCR_VISIBLE_DEVICES indexes KFD GPU nodes; HIP/CUDA_VISIBLE_DEVICES index what ROCR left "
+			      "ROCR_VISIBLE_DEVICES indexes KFD GPU nodes; HIP/CUDA_VISIBLE_DEVICES index what ROCR "
+			      "left "
 			      "visible; a wrong value hides the GPU you meant or puts the iGPU first",
 			      dgpu_list.empty() ? "unset the *_VISIBLE_DEVICES variables"
 						: fmt::format("unset HIP_VISIBLE_DEVICES CUDA_VISIBLE_DEVICES; export "
@@ -529,8 +552,9 @@ void check_environment(Ctx &c)
 
 	// Slow debug switches.
 	std::vector<std::string> slow;
-	for (std::string_view n : {"HIP_LAUNCH_BLOCKING", "AMD_SERIALIZE_KERNEL", "AMD_SERIALIZE_COPY",
-				   "PYTORCH_NO_HIP_MEMORY_CACHING", "PYTORCH_NO_CUDA_MEMORY_CACHING", "CUDA_LAUNCH_BLOCKING"}) {
+	for (std::string_view n :
+	     {"HIP_LAUNCH_BLOCKING", "AMD_SERIALIZE_KERNEL", "AMD_SERIALIZE_COPY", "PYTORCH_NO_HIP_MEMORY_CACHING",
+	      "PYTORCH_NO_CUDA_MEMORY_CACHING", "CUDA_LAUNCH_BLOCKING"}) {
 		auto it = env.vars.find(std::string(n));
 		if (it != env.vars.end() && !it->second.empty() && it->second != "0")
 			slow.push_back(fmt::format("{}={}", n, it->second));
@@ -550,7 +574,8 @@ void check_environment(Ctx &c)
 		for (const Device *d : amd)
 			if (d->generation == "rdna1" || d->generation == "rdna2")
 				c.add("RDNA-ENV-009", "HSA_XNACK @ " + dev_label(*d), "HSA_XNACK=1 on a GFX10 GPU",
-				      "KFD never enables XNACK (retry/page migration) on GFX10, whatever the variable or "
+				      "KFD never enables XNACK (retry/page migration) on GFX10, whatever the variable "
+				      "or "
 				      "amdgpu.noretry say; xnack+ code objects cannot run there",
 				      "unset HSA_XNACK");
 	}
@@ -579,7 +604,8 @@ void check_rdnafix(Ctx &c)
 	if (r.installed && !r.loaded) {
 		c.add("RDNA-MOD-001", "rdnafix",
 		      fmt::format("rdnafix is installed ({}) but not loaded", r.installed_paths.front()),
-		      "none of its per-device settings is in effect", "modprobe rdnafix (and check 'dmesg | grep rdnafix')");
+		      "none of its per-device settings is in effect",
+		      "modprobe rdnafix (and check 'dmesg | grep rdnafix')");
 	}
 	if (!r.loaded)
 		return;
@@ -593,7 +619,8 @@ void check_rdnafix(Ctx &c)
 		if (state.rfind("inactive", 0) == 0)
 			c.add("RDNA-MOD-002", "rdnafix hook " + name, fmt::format("hook {} is {}", name, state),
 			      "rdnafix fails closed: the settings that depend on this hook are not applied",
-			      "read 'dmesg | grep rdnafix' for the reason; an unsupported kernel needs a newer rdnafix");
+			      "read 'dmesg | grep rdnafix' for the reason; an unsupported kernel needs a newer "
+			      "rdnafix");
 	if (r.dry_run && *r.dry_run == "1")
 		c.add("RDNA-MOD-004", "rdnafix", "rdnafix runs with dry_run=1: it counts but changes nothing",
 		      "pte_would_rewrite shows what it would do; nothing is applied",
@@ -605,14 +632,14 @@ void check_rdnafix(Ctx &c)
 		};
 		if (get("targeted") != "1")
 			continue;
-		for (auto [req, app, what] : {std::tuple{"noretry_requested", "noretry_applied", "noretry"},
-					      std::tuple{"fragment_size_requested", "fragment_size_applied",
-							 "vm_fragment_size"}}) {
+		for (auto [req, app, what] :
+		     {std::tuple{"noretry_requested", "noretry_applied", "noretry"},
+		      std::tuple{"fragment_size_requested", "fragment_size_applied", "vm_fragment_size"}}) {
 			std::string rq = get(req), ap = get(app);
 			if (!rq.empty() && rq != "-1" && ap != rq)
 				c.add("RDNA-MOD-005", d.pci_bdf,
-				      fmt::format("{} requested {} but applied {} ({})", what, rq, ap.empty() ? "?" : ap,
-						  get("reason")),
+				      fmt::format("{} requested {} but applied {} ({})", what, rq,
+						  ap.empty() ? "?" : ap, get("reason")),
 				      "the device runs with amdgpu's own value",
 				      "the setting is applied at device probe: reload amdgpu after rdnafix "
 				      "(softdep amdgpu pre: rdnafix) or reboot");
@@ -638,7 +665,8 @@ void check_unreadable(Ctx &c)
 	count(c.s.access.unreadable);
 	count(c.s.environment.unreadable);
 	if (n)
-		c.add("RDNA-RDR-000", "", fmt::format("{} item{} could not be read (first: {})", n, n == 1 ? "" : "s", first),
+		c.add("RDNA-RDR-000", "",
+		      fmt::format("{} item{} could not be read (first: {})", n, n == 1 ? "" : "s", first),
 		      "the values shown as 'unreadable' are unknown; checks that need them were skipped",
 		      "run as root, or check the named files");
 }
@@ -655,9 +683,8 @@ std::vector<Finding> evaluate(const Snapshot &snap)
 	check_environment(c);
 	check_rdnafix(c);
 	check_unreadable(c);
-	std::stable_sort(c.out.begin(), c.out.end(), [](const Finding &a, const Finding &b) {
-		return int(a.severity) > int(b.severity);
-	});
+	std::stable_sort(c.out.begin(), c.out.end(),
+			 [](const Finding &a, const Finding &b) { return int(a.severity) > int(b.severity); });
 	return c.out;
 }
 
@@ -689,14 +716,15 @@ std::vector<Export> recommend_env(const Snapshot &snap)
 	const auto &env = snap.environment;
 	auto findings = evaluate(snap);
 	for (const auto &f : findings) {
-		if (f.id == "RDNA-ENV-001" || f.id == "RDNA-ENV-002" || f.id == "RDNA-ENV-003" || f.id == "RDNA-ENV-011") {
+		if (f.id == "RDNA-ENV-001" || f.id == "RDNA-ENV-002" || f.id == "RDNA-ENV-003" ||
+		    f.id == "RDNA-ENV-011") {
 			std::string var = f.subject.substr(0, f.subject.find(' '));
 			// An invalid value with a safe replacement is replaced, not unset.
 			if (f.id == "RDNA-ENV-001" && f.fix.rfind("export ", 0) == 0) {
 				auto eq = f.fix.find('=');
 				auto sp = f.fix.find(' ', eq);
-				add({var, f.fix.substr(eq + 1, sp - eq - 1), false, clause(f.finding) + "; this is the ISA-safe value",
-				     f.id});
+				add({var, f.fix.substr(eq + 1, sp - eq - 1), false,
+				     clause(f.finding) + "; this is the ISA-safe value", f.id});
 			} else {
 				add({var, "", true, clause(f.finding), f.id});
 			}
@@ -706,8 +734,8 @@ std::vector<Export> recommend_env(const Snapshot &snap)
 						   "CUDA_LAUNCH_BLOCKING"})
 				if (auto it = env.vars.find(std::string(n));
 				    it != env.vars.end() && !it->second.empty() && it->second != "0")
-					add({std::string(n), "", true, "slow debug switch (" + std::string(n) + "=" +
-									       it->second + ")", f.id});
+					add({std::string(n), "", true,
+					     "slow debug switch (" + std::string(n) + "=" + it->second + ")", f.id});
 		} else if (f.id == "RDNA-ENV-009") {
 			add({"HSA_XNACK", "", true, "KFD never enables XNACK on GFX10", f.id});
 		} else if (f.id == "RDNA-ENV-006" || f.id == "RDNA-ENV-007") {
@@ -735,8 +763,9 @@ std::vector<Export> recommend_env(const Snapshot &snap)
 				continue;
 			// Only GPUs that stay visible matter; with a mixed system we hide the iGPU above.
 			std::string safe = safe_override_for(*d.gfx_target);
-			if (d.apu && *d.apu && std::any_of(snap.devices.begin(), snap.devices.end(),
-							  [](const Device &o) { return o.is_amd && o.apu && !*o.apu; }))
+			if (d.apu && *d.apu &&
+			    std::any_of(snap.devices.begin(), snap.devices.end(),
+					[](const Device &o) { return o.is_amd && o.apu && !*o.apu; }))
 				continue;
 			if (safe.empty()) {
 				if (rocm_officially_supported(*d.gfx_target))

@@ -14,9 +14,9 @@ enum class Severity { info, warn, error };
 std::string_view severity_name(Severity s);
 
 struct CheckInfo {
-	std::string_view id;       // stable, e.g. "RDNA-ENV-001"
-	Severity severity;         // severity when it fires
-	std::string_view title;    // short name, also the docs/checks.md heading
+	std::string_view id;    // stable, e.g. "RDNA-ENV-001"
+	Severity severity;      // severity when it fires
+	std::string_view title; // short name, also the docs/checks.md heading
 };
 // Every check that evaluate() can emit, in id order.
 const std::vector<CheckInfo> &catalogue();
@@ -24,10 +24,10 @@ const std::vector<CheckInfo> &catalogue();
 struct Finding {
 	std::string id;
 	Severity severity = Severity::info;
-	std::string subject;       // device BDF, variable name, node path, module ... ("" = machine)
-	std::string finding;       // what is wrong, with the values seen
-	std::string why;           // why it matters
-	std::string fix;           // the exact fix (command, line or export)
+	std::string subject; // device BDF, variable name, node path, module ... ("" = machine)
+	std::string finding; // what is wrong, with the values seen
+	std::string why;     // why it matters
+	std::string fix;     // the exact fix (command, line or export)
 };
 
 std::vector<Finding> evaluate(const Snapshot &snap);
@@ -37,8 +37,8 @@ struct Export {
 	std::string name;
 	std::string value;
 	bool unset = false;
-	std::string comment;       // one line: why
-	std::string check_id;      // the finding that asks for it
+	std::string comment;  // one line: why
+	std::string check_id; // the finding that asks for it
 };
 std::vector<Export> recommend_env(const Snapshot &snap);
 

@@ -234,11 +234,21 @@ void apply_noretry(std::vector<Device> &devices, const Driver &driver, const Rdn
 const std::vector<std::pair<std::string, std::string>> &reported_params()
 {
 	static const std::vector<std::pair<std::string, std::string>> p{
-		{"amdgpu", "noretry"},	    {"amdgpu", "vm_fragment_size"}, {"amdgpu", "gttsize"},
-		{"amdgpu", "mtype_local"},  {"amdgpu", "lockup_timeout"},   {"amdgpu", "ppfeaturemask"},
-		{"amdgpu", "sg_display"},   {"amdgpu", "vm_update_mode"},   {"amdgpu", "no_system_mem_limit"},
-		{"amdgpu", "cwsr_enable"},  {"amdgpu", "runpm"},	    {"ttm", "pages_limit"},
-		{"ttm", "page_pool_size"},  {"amdttm", "pages_limit"},	    {"amdttm", "page_pool_size"},
+		{"amdgpu", "noretry"},
+		{"amdgpu", "vm_fragment_size"},
+		{"amdgpu", "gttsize"},
+		{"amdgpu", "mtype_local"},
+		{"amdgpu", "lockup_timeout"},
+		{"amdgpu", "ppfeaturemask"},
+		{"amdgpu", "sg_display"},
+		{"amdgpu", "vm_update_mode"},
+		{"amdgpu", "no_system_mem_limit"},
+		{"amdgpu", "cwsr_enable"},
+		{"amdgpu", "runpm"},
+		{"ttm", "pages_limit"},
+		{"ttm", "page_pool_size"},
+		{"amdttm", "pages_limit"},
+		{"amdttm", "page_pool_size"},
 	};
 	return p;
 }
@@ -292,12 +302,24 @@ std::vector<Param> build_params(const core::KernelCmdline &cmdline, const std::v
 
 bool is_relevant_env(std::string_view n)
 {
-	static const std::vector<std::string_view> names{
-		"HSA_OVERRIDE_GFX_VERSION", "HIP_VISIBLE_DEVICES", "ROCR_VISIBLE_DEVICES", "CUDA_VISIBLE_DEVICES",
-		"GPU_DEVICE_ORDINAL", "PYTORCH_HIP_ALLOC_CONF", "PYTORCH_CUDA_ALLOC_CONF",
-		"PYTORCH_NO_HIP_MEMORY_CACHING", "PYTORCH_NO_CUDA_MEMORY_CACHING", "HIP_LAUNCH_BLOCKING",
-		"CUDA_LAUNCH_BLOCKING", "AMD_SERIALIZE_KERNEL", "AMD_SERIALIZE_COPY", "HSA_XNACK", "HSA_ENABLE_SDMA",
-		"AMD_LOG_LEVEL", "HIP_PLATFORM", "ROCM_PATH"};
+	static const std::vector<std::string_view> names{"HSA_OVERRIDE_GFX_VERSION",
+							 "HIP_VISIBLE_DEVICES",
+							 "ROCR_VISIBLE_DEVICES",
+							 "CUDA_VISIBLE_DEVICES",
+							 "GPU_DEVICE_ORDINAL",
+							 "PYTORCH_HIP_ALLOC_CONF",
+							 "PYTORCH_CUDA_ALLOC_CONF",
+							 "PYTORCH_NO_HIP_MEMORY_CACHING",
+							 "PYTORCH_NO_CUDA_MEMORY_CACHING",
+							 "HIP_LAUNCH_BLOCKING",
+							 "CUDA_LAUNCH_BLOCKING",
+							 "AMD_SERIALIZE_KERNEL",
+							 "AMD_SERIALIZE_COPY",
+							 "HSA_XNACK",
+							 "HSA_ENABLE_SDMA",
+							 "AMD_LOG_LEVEL",
+							 "HIP_PLATFORM",
+							 "ROCM_PATH"};
 	if (std::find(names.begin(), names.end(), n) != names.end())
 		return true;
 	return core::hsa_override_node(n).has_value();
@@ -407,9 +429,9 @@ void judge_node(DevNode &n, const Subject &who)
 		n.verdict = n.can_open ? "owner has rw" : fmt::format("owner without rw (mode {:04o})", mode);
 		return;
 	}
-	bool in_group = (n.gid && std::find(who.gids.begin(), who.gids.end(), *n.gid) != who.gids.end()) ||
-			(!n.group.empty() &&
-			 std::find(who.groups.begin(), who.groups.end(), n.group) != who.groups.end());
+	bool in_group =
+		(n.gid && std::find(who.gids.begin(), who.gids.end(), *n.gid) != who.gids.end()) ||
+		(!n.group.empty() && std::find(who.groups.begin(), who.groups.end(), n.group) != who.groups.end());
 	if (in_group) {
 		n.can_open = rw(mode >> 3);
 		n.verdict = n.can_open ? fmt::format("member of group '{}' (mode {:04o})", n.group, mode)

@@ -55,8 +55,8 @@ bool is_relevant_env(std::string_view name);
 struct Subject {
 	std::optional<unsigned> uid;
 	std::string user;
-	std::vector<unsigned> gids;        // session (or configured, for --user) gids
-	std::vector<std::string> groups;   // names of those gids
+	std::vector<unsigned> gids;      // session (or configured, for --user) gids
+	std::vector<std::string> groups; // names of those gids
 };
 // Fills can_open, verdict, missing_group of `node` (read+write needed).
 void judge_node(DevNode &node, const Subject &who);

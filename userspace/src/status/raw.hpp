@@ -13,36 +13,36 @@ namespace rdnafix::status {
 // One attribute: its text (trailing whitespace removed) or why it is missing.
 struct RawValue {
 	std::optional<std::string> text;
-	std::string path;   // root-relative path (or udev syspath + attribute)
-	std::string reason; // "unreadable: ..." when !text
+	std::string path;     // root-relative path (or udev syspath + attribute)
+	std::string reason;   // "unreadable: ..." when !text
 	bool missing = false; // the file does not exist (ENOENT), as opposed to unreadable
 };
 
 // What libdrm said about an amdgpu render node (live path only).
 struct LibdrmInfo {
 	std::optional<std::uint32_t> family_id, external_rev, asic_id, pci_rev;
-	std::optional<bool> apu;                 // AMDGPU_IDS_FLAGS_FUSION
+	std::optional<bool> apu; // AMDGPU_IDS_FLAGS_FUSION
 	std::optional<std::string> marketing_name;
 	std::optional<std::uint64_t> vram_total_bytes, gtt_total_bytes;
-	std::string error;                       // "" or why the query failed
+	std::string error; // "" or why the query failed
 };
 
 // A PCI device (display class, or the parent of a DRM node), or a DRM node
 // without a PCI parent (bdf empty).
 struct RawPciDevice {
-	std::string bdf;                         // "0000:03:00.0"
-	std::string sys_path;                    // root-relative canonical dir
-	std::map<std::string, RawValue> attrs;   // "vendor", "ip_discovery/die/0/GC/0/major", ...
-	std::string driver;                      // basename of the driver link, "" unbound
-	std::vector<std::string> drm_nodes;      // "card0", "renderD128" (sorted)
+	std::string bdf;                       // "0000:03:00.0"
+	std::string sys_path;                  // root-relative canonical dir
+	std::map<std::string, RawValue> attrs; // "vendor", "ip_discovery/die/0/GC/0/major", ...
+	std::string driver;                    // basename of the driver link, "" unbound
+	std::vector<std::string> drm_nodes;    // "card0", "renderD128" (sorted)
 	std::optional<LibdrmInfo> libdrm;
 };
 
 // Attributes read for every display/DRM PCI device.
 inline const std::vector<std::string> &pci_identity_attrs()
 {
-	static const std::vector<std::string> a{"vendor", "device", "subsystem_vendor", "subsystem_device", "revision",
-						"class"};
+	static const std::vector<std::string> a{"vendor",           "device",   "subsystem_vendor",
+						"subsystem_device", "revision", "class"};
 	return a;
 }
 // Attributes read in addition for devices bound to amdgpu.

@@ -114,7 +114,8 @@ ordered_json to_json(const Snapshot &s, const std::vector<Finding> &findings)
 		o["name"] = p.name;
 		o["value"] = opt(p.live_value);
 		o["source"] = p.source;
-		o["configured_value"] = p.source == "default" ? ordered_json(nullptr) : ordered_json(p.configured_value);
+		o["configured_value"] =
+			p.source == "default" ? ordered_json(nullptr) : ordered_json(p.configured_value);
 		o["source_file"] = str_or_null(p.source_file);
 		o["source_line"] = p.source_line ? ordered_json(p.source_line) : ordered_json(nullptr);
 		if (!p.overridden_file.empty())
@@ -267,8 +268,9 @@ std::string unread_for(const std::vector<Unreadable> &u, const std::string &item
 	return "";
 }
 
-template <class T> std::string show(const std::optional<T> &v, const std::vector<Unreadable> &u, const std::string &item,
-				   const std::string &absent = "unknown")
+template <class T>
+std::string show(const std::optional<T> &v, const std::vector<Unreadable> &u, const std::string &item,
+		 const std::string &absent = "unknown")
 {
 	if (v)
 		return fmt::format("{}", *v);
@@ -299,12 +301,13 @@ std::string render_text(const Snapshot &s, const std::vector<Finding> &findings,
 			continue;
 		}
 		std::string name = d.marketing_name ? *d.marketing_name : (d.is_amd ? "AMD GPU" : "non-AMD device");
-		line(fmt::format("  {}  {}  [{}] rev {} class {} driver {}", d.pci_bdf, name,
-				 pci_id(d).empty() ? "?" : pci_id(d),
-				 d.revision ? fmt::format("{:02x}", *d.revision) : "?",
-				 d.pci_class ? fmt::format("{:06x}", *d.pci_class) : "?", d.driver.empty() ? "none" : d.driver));
+		line(fmt::format(
+			"  {}  {}  [{}] rev {} class {} driver {}", d.pci_bdf, name,
+			pci_id(d).empty() ? "?" : pci_id(d), d.revision ? fmt::format("{:02x}", *d.revision) : "?",
+			d.pci_class ? fmt::format("{:06x}", *d.pci_class) : "?", d.driver.empty() ? "none" : d.driver));
 		if (d.subsystem_vendor_id && d.subsystem_device_id)
-			line(fmt::format("    subsystem       {:04x}:{:04x}", *d.subsystem_vendor_id, *d.subsystem_device_id));
+			line(fmt::format("    subsystem       {:04x}:{:04x}", *d.subsystem_vendor_id,
+					 *d.subsystem_device_id));
 		line(fmt::format("    nodes           {} {}", d.card.empty() ? "-" : d.card,
 				 d.render_node.empty() ? "-" : d.render_node));
 		if (!d.is_amd) {
@@ -321,15 +324,15 @@ std::string render_text(const Snapshot &s, const std::vector<Finding> &findings,
 				 d.codename.empty() ? "" : " (" + d.codename + ")"));
 		if (d.marketing_name)
 			line(fmt::format("    name source     {}", d.marketing_name_source));
-		line(fmt::format("    VRAM total      {}", d.vram_total_bytes ? gib(d.vram_total_bytes)
-								     : show(d.vram_total_bytes, d.unreadable,
-									    "vram_total_bytes")));
-		line(fmt::format("    GTT total       {}", d.gtt_total_bytes ? gib(d.gtt_total_bytes)
-								    : show(d.gtt_total_bytes, d.unreadable,
-									   "gtt_total_bytes")));
-		line(fmt::format("    KFD node        {}", d.kfd_node ? fmt::format("{} (GPU index {})", *d.kfd_node,
-										*d.kfd_gpu_index)
-							      : "none"));
+		line(fmt::format("    VRAM total      {}",
+				 d.vram_total_bytes ? gib(d.vram_total_bytes)
+						    : show(d.vram_total_bytes, d.unreadable, "vram_total_bytes")));
+		line(fmt::format("    GTT total       {}",
+				 d.gtt_total_bytes ? gib(d.gtt_total_bytes)
+						   : show(d.gtt_total_bytes, d.unreadable, "gtt_total_bytes")));
+		line(fmt::format("    KFD node        {}",
+				 d.kfd_node ? fmt::format("{} (GPU index {})", *d.kfd_node, *d.kfd_gpu_index)
+					    : "none"));
 		if (d.noretry_effective)
 			line(fmt::format("    noretry         {} ({})", *d.noretry_effective, d.noretry_rule));
 		for (const auto &u : d.unreadable)
@@ -344,19 +347,19 @@ std::string render_text(const Snapshot &s, const std::vector<Finding> &findings,
 	line(fmt::format("  amdgpu          {}{}", dr.amdgpu_loaded ? "loaded" : "not loaded",
 			 dr.initstate ? " (initstate " + *dr.initstate + ")" : ""));
 	for (const auto &p : dr.params) {
-		std::string src = p.source == "cmdline"	     ? "kernel command line"
+		std::string src = p.source == "cmdline"      ? "kernel command line"
 				  : p.source == "modprobe.d" ? fmt::format("{}:{}", p.source_file, p.source_line)
 							     : "default";
 		std::string val = p.live_value ? *p.live_value : (p.source == "default" ? "-" : "(not loaded)");
 		std::string cfg = p.source == "default" ? "" : fmt::format(" set to {}", p.configured_value);
 		line(fmt::format("  {:<28} {:<12} {}{}", p.module + "." + p.name, val, src, cfg));
 		if (!p.overridden_file.empty())
-			line(fmt::format("  {:<28} {:<12} overrides {}:{} ({})", "", "", p.overridden_file, p.overridden_line,
-					 p.overridden_value));
+			line(fmt::format("  {:<28} {:<12} overrides {}:{} ({})", "", "", p.overridden_file,
+					 p.overridden_line, p.overridden_value));
 	}
 	line(fmt::format("  TTM limit       {}{}", gib(dr.ttm_limit_bytes),
-			 dr.amdttm_pages_limit	 ? fmt::format(" (amdttm.pages_limit {})", *dr.amdttm_pages_limit)
-			 : dr.ttm_pages_limit ? fmt::format(" (ttm.pages_limit {})", *dr.ttm_pages_limit)
+			 dr.amdttm_pages_limit ? fmt::format(" (amdttm.pages_limit {})", *dr.amdttm_pages_limit)
+			 : dr.ttm_pages_limit  ? fmt::format(" (ttm.pages_limit {})", *dr.ttm_pages_limit)
 					       : ""));
 	line(fmt::format("  RAM total       {}", gib(dr.mem_total_bytes)));
 	for (const auto &u : dr.unreadable)
@@ -422,8 +425,8 @@ std::string render_text(const Snapshot &s, const std::vector<Finding> &findings,
 		}
 		line(fmt::format("  {:<20} {} {}:{} {}  {}: {}", n.path, n.mode ? fmt::format("{:04o}", *n.mode) : "?",
 				 n.owner.empty() ? "?" : n.owner, n.group.empty() ? "?" : n.group,
-				 n.stat_source == "manifest" ? "(manifest)" : "", n.can_open ? "can open" : "CANNOT open",
-				 n.verdict));
+				 n.stat_source == "manifest" ? "(manifest)" : "",
+				 n.can_open ? "can open" : "CANNOT open", n.verdict));
 	}
 	for (const auto &u : a.unreadable)
 		line(fmt::format("  {:<15} {}: {}", u.item, u.path, u.reason));
@@ -439,8 +442,8 @@ std::string render_text(const Snapshot &s, const std::vector<Finding> &findings,
 		if (!ov.valid)
 			line(fmt::format("  {}: invalid: {}", ov.name, ov.error));
 		for (const auto &v : ov.verdicts)
-			line(fmt::format("  {} on {} ({}): {} — {}", ov.name, v.device, v.native.empty() ? "?" : v.native,
-					 v.verdict, v.reason));
+			line(fmt::format("  {} on {} ({}): {} — {}", ov.name, v.device,
+					 v.native.empty() ? "?" : v.native, v.verdict, v.reason));
 	}
 	for (const auto &u : e.unreadable)
 		line(fmt::format("  {:<15} {}: {}", u.item, u.path, u.reason));
@@ -450,8 +453,8 @@ std::string render_text(const Snapshot &s, const std::vector<Finding> &findings,
 	if (findings.empty())
 		line("  none");
 	for (const auto &f : findings) {
-		line(fmt::format("  {} {}{}: {}", st.sev(f.severity, fmt::format("[{}]", severity_name(f.severity))), f.id,
-				 f.subject.empty() ? "" : " " + f.subject, f.finding));
+		line(fmt::format("  {} {}{}: {}", st.sev(f.severity, fmt::format("[{}]", severity_name(f.severity))),
+				 f.id, f.subject.empty() ? "" : " " + f.subject, f.finding));
 		line(fmt::format("      why: {}", f.why));
 		line(fmt::format("      fix: {}", f.fix));
 	}
@@ -470,9 +473,11 @@ std::string render_env(const std::vector<Export> &exports, const std::string &sh
 	for (const auto &e : exports) {
 		o += fmt::format("# {} ({})\n", e.comment, e.check_id);
 		if (shell == "fish")
-			o += e.unset ? fmt::format("set -e {}\n", e.name) : fmt::format("set -gx {} '{}'\n", e.name, e.value);
+			o += e.unset ? fmt::format("set -e {}\n", e.name)
+				     : fmt::format("set -gx {} '{}'\n", e.name, e.value);
 		else
-			o += e.unset ? fmt::format("unset {}\n", e.name) : fmt::format("export {}='{}'\n", e.name, e.value);
+			o += e.unset ? fmt::format("unset {}\n", e.name)
+				     : fmt::format("export {}='{}'\n", e.name, e.value);
 	}
 	return o;
 }

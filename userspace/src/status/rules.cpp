@@ -30,9 +30,9 @@ bool rocm_officially_supported(std::string_view gfx)
 	// (gfx908 gfx90a gfx942 gfx1030 gfx1100), RX 7000 (gfx1101/1102) in the
 	// Radeon tables, RDNA4 from 6.4.1, gfx1151 from 6.4.4, gfx1150 from 7.0.2,
 	// Radeon VII/PRO VII (gfx906, deprecated).
-	static constexpr std::array<std::string_view, 13> list{
-		"gfx906", "gfx908", "gfx90a", "gfx942", "gfx950", "gfx1030", "gfx1100",
-		"gfx1101", "gfx1102", "gfx1150", "gfx1151", "gfx1200", "gfx1201"};
+	static constexpr std::array<std::string_view, 13> list{"gfx906",  "gfx908",  "gfx90a",  "gfx942",  "gfx950",
+							       "gfx1030", "gfx1100", "gfx1101", "gfx1102", "gfx1150",
+							       "gfx1151", "gfx1200", "gfx1201"};
 	return std::find(list.begin(), list.end(), gfx) != list.end();
 }
 

@@ -26,8 +26,7 @@ void add_common(CLI::App *sub, CommonOpts &o)
 			"Read sys/, proc/, dev/, etc/, lib/modules/, usr/share/ below DIR instead of / "
 			"(a captured machine); devices are then read by a plain directory walk, not libudev/libdrm")
 		->type_name("DIR");
-	sub->add_option("--env", o.env_file,
-			"Audit the KEY=VALUE lines of FILE instead of this process's environment")
+	sub->add_option("--env", o.env_file, "Audit the KEY=VALUE lines of FILE instead of this process's environment")
 		->type_name("FILE");
 	sub->add_option("--user", o.user,
 			"Judge device access for user NAME (groups from the root's etc/group) instead of this process")
@@ -83,7 +82,8 @@ void add_status_command(CLI::App &app, int *rc)
 		auto snap = status::collect(collect_options(*opts));
 		auto findings = snap.nothing_readable ? std::vector<status::Finding>{} : status::evaluate(snap);
 		if (*json) {
-			std::string out = status::to_json(snap, findings).dump(2, ' ', false, nlohmann::json::error_handler_t::replace);
+			std::string out = status::to_json(snap, findings)
+						  .dump(2, ' ', false, nlohmann::json::error_handler_t::replace);
 			std::fwrite(out.data(), 1, out.size(), stdout);
 			std::fputc('\n', stdout);
 		} else {

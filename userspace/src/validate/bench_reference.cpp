@@ -33,7 +33,8 @@ int main(int argc, char **argv)
 			for (int rep = 0; rep < 3; ++rep) {
 				const auto t0 = std::chrono::steady_clock::now();
 				const auto r = conv2d_reference(c->shape, x, w, threads);
-				const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+				const double s =
+					std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 				if (r.y.empty())
 					return 0.0;
 				best = std::min(best, s);
@@ -42,7 +43,8 @@ int main(int argc, char **argv)
 		};
 		const double gf = c->shape.flops() / 1e9;
 		const double s1 = secs(1), sn = secs(hw);
-		std::printf("%-34s %12.3f %14.2f %14.2f %7.2fx  (%u threads)\n", n.c_str(), gf, gf / s1, gf / sn, s1 / sn, hw);
+		std::printf("%-34s %12.3f %14.2f %14.2f %7.2fx  (%u threads)\n", n.c_str(), gf, gf / s1, gf / sn,
+			    s1 / sn, hw);
 	}
 	return 0;
 }

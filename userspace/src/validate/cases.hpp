@@ -18,8 +18,8 @@ const char *mem_place_name(MemPlace m);
 struct CaseDef {
 	std::string name;
 	CaseKind kind = CaseKind::conv2d;
-	std::string origin; // which network layer the shape comes from / what the case measures
-	bool quick = false; // in --quick (the default set); every non-hidden case is in --full
+	std::string origin;  // which network layer the shape comes from / what the case measures
+	bool quick = false;  // in --quick (the default set); every non-hidden case is in --full
 	bool hidden = false; // selftest cases: only by --case, not listed, for rdnactl's own tests
 	// conv2d
 	ConvShape shape;

@@ -59,13 +59,20 @@ CaseResult cpu_conv_selfcheck(const CaseDef &c, bool inject)
 					for (int fr = 0; fr < sh.r; ++fr)
 						for (int fs = 0; fs < sh.s; ++fs)
 							for (int ci = 0; ci < cpg; ++ci) {
-								const int ih = p * sh.stride_h - sh.pad_h + fr * sh.dil_h;
-								const int iw = q * sh.stride_w - sh.pad_w + fs * sh.dil_w;
+								const int ih =
+									p * sh.stride_h - sh.pad_h + fr * sh.dil_h;
+								const int iw =
+									q * sh.stride_w - sh.pad_w + fs * sh.dil_w;
 								if (ih < 0 || ih >= sh.h || iw < 0 || iw >= sh.w)
 									continue;
 								const int ic = (k / kpg) * cpg + ci;
-								acc = std::fma(x[((std::size_t(n) * sh.c + ic) * sh.h + ih) * sh.w + iw],
-									       w[((std::size_t(k) * cpg + ci) * sh.r + fr) * sh.s + fs], acc);
+								acc = std::fma(x[((std::size_t(n) * sh.c + ic) * sh.h +
+										  ih) * sh.w +
+										 iw],
+									       w[((std::size_t(k) * cpg + ci) * sh.r +
+										  fr) * sh.s +
+										 fs],
+									       acc);
 							}
 					y[((std::size_t(n) * sh.k + k) * P + p) * Q + q] = acc;
 				}
@@ -84,8 +91,11 @@ CaseResult cpu_conv_selfcheck(const CaseDef &c, bool inject)
 	r.max_rel = m.max_rel;
 	r.rms_range = m.rms_range;
 	r.gflops = secs > 0 ? sh.flops() / secs / 1e9 : 0;
-	r.details = {{"shape", sh.describe()}, {"dtype", dtype_name(c.dtype)}, {"backend", "cpu (selftest)"},
-		     {"worst_bound_ratio", m.worst_bound_ratio}, {"injected_error", inject}};
+	r.details = {{"shape", sh.describe()},
+		     {"dtype", dtype_name(c.dtype)},
+		     {"backend", "cpu (selftest)"},
+		     {"worst_bound_ratio", m.worst_bound_ratio},
+		     {"injected_error", inject}};
 	return r;
 }
 

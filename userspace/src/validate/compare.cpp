@@ -30,8 +30,8 @@ ErrorMetrics measure(std::span<const double> ref, std::span<const double> absum,
 		     int reduction, const Tolerance &tol)
 {
 	if (ref.size() != got.size() || absum.size() != ref.size())
-		throw std::invalid_argument(fmt::format("compare: reference has {} elements, GPU result {}",
-							ref.size(), got.size()));
+		throw std::invalid_argument(
+			fmt::format("compare: reference has {} elements, GPU result {}", ref.size(), got.size()));
 	ErrorMetrics m;
 	m.count = ref.size();
 	if (ref.empty())

@@ -15,8 +15,8 @@ namespace rdnafix::validate {
 namespace {
 
 // One (image, output channel) plane.
-void plane(const ConvShape &sh, std::span<const float> x, std::span<const float> w, std::size_t img, int oc,
-	   double *y, double *absum)
+void plane(const ConvShape &sh, std::span<const float> x, std::span<const float> w, std::size_t img, int oc, double *y,
+	   double *absum)
 {
 	const int cpg = sh.c / sh.groups; // input channels per group
 	const int kpg = sh.k / sh.groups; // output channels per group

@@ -57,10 +57,20 @@ std::string ConvShape::check() const
 		int v;
 		int min;
 	};
-	const Field fields[] = {{"n", n, 1},	       {"c", c, 1},	       {"h", h, 1},	  {"w", w, 1},
-				{"k", k, 1},	       {"r", r, 1},	       {"s", s, 1},	  {"stride_h", stride_h, 1},
-				{"stride_w", stride_w, 1}, {"pad_h", pad_h, 0}, {"pad_w", pad_w, 0}, {"dil_h", dil_h, 1},
-				{"dil_w", dil_w, 1},   {"groups", groups, 1}};
+	const Field fields[] = {{"n", n, 1},
+				{"c", c, 1},
+				{"h", h, 1},
+				{"w", w, 1},
+				{"k", k, 1},
+				{"r", r, 1},
+				{"s", s, 1},
+				{"stride_h", stride_h, 1},
+				{"stride_w", stride_w, 1},
+				{"pad_h", pad_h, 0},
+				{"pad_w", pad_w, 0},
+				{"dil_h", dil_h, 1},
+				{"dil_w", dil_w, 1},
+				{"groups", groups, 1}};
 	for (const auto &f : fields)
 		if (f.v < f.min)
 			return fmt::format("conv2d: {} = {} is invalid (must be >= {})", f.name, f.v, f.min);
@@ -75,10 +85,11 @@ std::string ConvShape::check() const
 
 std::string ConvShape::describe() const
 {
-	return fmt::format("n{} c{} {}x{} -> k{} {}x{} s{} p{} d{} g{} (out {}x{})", n, c, h, w, k, r, s,
-			   stride_h == stride_w ? fmt::format("{}", stride_h) : fmt::format("{},{}", stride_h, stride_w),
-			   pad_h == pad_w ? fmt::format("{}", pad_h) : fmt::format("{},{}", pad_h, pad_w),
-			   dil_h == dil_w ? fmt::format("{}", dil_h) : fmt::format("{},{}", dil_h, dil_w), groups, p(), q());
+	return fmt::format(
+		"n{} c{} {}x{} -> k{} {}x{} s{} p{} d{} g{} (out {}x{})", n, c, h, w, k, r, s,
+		stride_h == stride_w ? fmt::format("{}", stride_h) : fmt::format("{},{}", stride_h, stride_w),
+		pad_h == pad_w ? fmt::format("{}", pad_h) : fmt::format("{},{}", pad_h, pad_w),
+		dil_h == dil_w ? fmt::format("{}", dil_h) : fmt::format("{},{}", dil_h, dil_w), groups, p(), q());
 }
 
 } // namespace rdnafix::validate

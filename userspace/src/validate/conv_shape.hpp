@@ -21,10 +21,10 @@ struct ConvShape {
 	int p() const; // output height
 	int q() const; // output width
 	std::size_t x_elems() const;
-	std::size_t w_elems() const; // [k][c/groups][r][s]
-	std::size_t y_elems() const; // [n][k][p][q]
-	int reduction() const;       // (c/groups)*r*s: products summed per output element
-	double flops() const;        // 2 * y_elems * reduction
+	std::size_t w_elems() const;     // [k][c/groups][r][s]
+	std::size_t y_elems() const;     // [n][k][p][q]
+	int reduction() const;           // (c/groups)*r*s: products summed per output element
+	double flops() const;            // 2 * y_elems * reduction
 	double min_bytes(DType t) const; // x + w + y once, in the element size of t
 	// "" when valid, else a message naming the bad field and what is valid.
 	std::string check() const;

@@ -28,10 +28,14 @@ std::optional<g::Api> api_from(const std::string &s)
 const char *state_name(g::ProbeState s)
 {
 	switch (s) {
-	case g::ProbeState::no_runtime: return "no_runtime";
-	case g::ProbeState::runtime_no_device: return "runtime_no_device";
-	case g::ProbeState::init_failed: return "init_failed";
-	case g::ProbeState::ok: return "ok";
+	case g::ProbeState::no_runtime:
+		return "no_runtime";
+	case g::ProbeState::runtime_no_device:
+		return "runtime_no_device";
+	case g::ProbeState::init_failed:
+		return "init_failed";
+	case g::ProbeState::ok:
+		return "ok";
 	}
 	return "?";
 }
@@ -39,18 +43,22 @@ const char *state_name(g::ProbeState s)
 g::MemKind memkind(MemPlace p)
 {
 	switch (p) {
-	case MemPlace::device: return g::MemKind::device;
-	case MemPlace::host_coherent: return g::MemKind::host_coherent;
-	case MemPlace::host_noncoherent: return g::MemKind::host_noncoherent;
-	case MemPlace::managed: return g::MemKind::managed;
+	case MemPlace::device:
+		return g::MemKind::device;
+	case MemPlace::host_coherent:
+		return g::MemKind::host_coherent;
+	case MemPlace::host_noncoherent:
+		return g::MemKind::host_noncoherent;
+	case MemPlace::managed:
+		return g::MemKind::managed;
 	}
 	return g::MemKind::device;
 }
 
 nlohmann::json timing_json(const g::Timing &t)
 {
-	return {{"ms_median", t.ms_median}, {"ms_min", t.ms_min}, {"ms_max", t.ms_max}, {"iterations", t.iterations},
-		{"gflops", t.gflops},	    {"gbs", t.gbs}};
+	return {{"ms_median", t.ms_median},   {"ms_min", t.ms_min}, {"ms_max", t.ms_max},
+		{"iterations", t.iterations}, {"gflops", t.gflops}, {"gbs", t.gbs}};
 }
 
 CaseResult conv_case(g::Session &s, const CaseDef &c, const ChildOptions &opt)
@@ -151,9 +159,12 @@ CaseResult capacity_case(g::Session &s, const CaseDef &c, const ChildOptions &op
 		r.status = Status::pass;
 	}
 	r.gbs = cr.fill_gbs;
-	r.details = {{"reported_total", cr.reported_total}, {"reported_free", cr.reported_free},
-		     {"target_bytes", cr.target_bytes},	    {"allocated", cr.allocated},
-		     {"chunks", cr.chunks},		    {"fraction", opt.capacity_fraction}};
+	r.details = {{"reported_total", cr.reported_total},
+		     {"reported_free", cr.reported_free},
+		     {"target_bytes", cr.target_bytes},
+		     {"allocated", cr.allocated},
+		     {"chunks", cr.chunks},
+		     {"fraction", opt.capacity_fraction}};
 	return r;
 }
 
@@ -161,12 +172,14 @@ CaseResult transfer_case(g::Session &s, const CaseDef &c)
 {
 	CaseResult r;
 	r.name = c.name;
-	const auto pts = g::run_transfers(s, transfer_sizes(true), c.pinned ? g::MemKind::host_coherent : g::MemKind::pageable);
+	const auto pts =
+		g::run_transfers(s, transfer_sizes(true), c.pinned ? g::MemKind::host_coherent : g::MemKind::pageable);
 	nlohmann::json rows = nlohmann::json::array();
 	std::size_t bad = 0;
 	for (const auto &p : pts) {
 		bad += !p.verified;
-		rows.push_back({{"bytes", p.bytes}, {"h2d_gbs", p.h2d.gbs}, {"d2h_gbs", p.d2h.gbs}, {"verified", p.verified}});
+		rows.push_back(
+			{{"bytes", p.bytes}, {"h2d_gbs", p.h2d.gbs}, {"d2h_gbs", p.d2h.gbs}, {"verified", p.verified}});
 	}
 	r.status = bad == 0 && !pts.empty() ? Status::pass : Status::fail;
 	if (pts.empty())
@@ -198,11 +211,16 @@ CaseResult run_gpu_case(const CaseDef &c, const ChildOptions &opt)
 	try {
 		auto s = g::Session::open(so, &probes);
 		switch (c.kind) {
-		case CaseKind::conv2d: return conv_case(*s, c, opt);
-		case CaseKind::stream: return stream_case(*s, c);
-		case CaseKind::capacity: return capacity_case(*s, c, opt);
-		case CaseKind::transfers: return transfer_case(*s, c);
-		default: break;
+		case CaseKind::conv2d:
+			return conv_case(*s, c, opt);
+		case CaseKind::stream:
+			return stream_case(*s, c);
+		case CaseKind::capacity:
+			return capacity_case(*s, c, opt);
+		case CaseKind::transfers:
+			return transfer_case(*s, c);
+		default:
+			break;
 		}
 		r.status = Status::error;
 		r.reason = "not a GPU case";

@@ -120,8 +120,9 @@ std::vector<StoredRun> History::runs()
 {
 	std::vector<StoredRun> out;
 	std::map<std::int64_t, std::size_t> index;
-	sql::Stmt rs(db_, "SELECT id, started_at, kernel_release, device, api, runtime_version, driver_version, "
-			  "amdgpu_params, rdnafix_params, rdnactl_version, selection FROM runs ORDER BY started_at, id");
+	sql::Stmt rs(db_,
+		     "SELECT id, started_at, kernel_release, device, api, runtime_version, driver_version, "
+		     "amdgpu_params, rdnafix_params, rdnactl_version, selection FROM runs ORDER BY started_at, id");
 	while (rs.step()) {
 		StoredRun r;
 		r.id = rs.int64(0);

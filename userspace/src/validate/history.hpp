@@ -17,12 +17,12 @@ namespace rdnafix::validate {
 struct RunInfo {
 	std::string started_at; // ISO 8601 UTC, "2026-11-20T23:59:00Z"
 	std::string kernel_release;
-	std::string device;     // "AMD Radeon RX 6700 XT (gfx1031)" / "" when none
-	std::string api;        // "HIP" / "CUDA" / ""
+	std::string device; // "AMD Radeon RX 6700 XT (gfx1031)" / "" when none
+	std::string api;    // "HIP" / "CUDA" / ""
 	std::string runtime_version;
 	std::string driver_version;
 	std::string rdnactl_version;
-	std::string selection; // "quick", "full", or the --case list
+	std::string selection;                                    // "quick", "full", or the --case list
 	nlohmann::json amdgpu_params = nlohmann::json::object();  // /sys/module/amdgpu/parameters
 	nlohmann::json rdnafix_params = nlohmann::json::object(); // /sys/module/rdnafix/parameters
 };
@@ -75,7 +75,7 @@ struct Regression {
 	std::int64_t from_run = 0, to_run = 0;
 	std::string from_status, to_status;
 	double from_value = 0, to_value = 0; // throughput figures for Kind::throughput
-	double drop = 0;                      // fraction, 0.25 = 25 % slower
+	double drop = 0;                     // fraction, 0.25 = 25 % slower
 	std::string describe() const;
 };
 

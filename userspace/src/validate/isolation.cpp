@@ -54,7 +54,7 @@ public:
 
 private:
 	static constexpr int sigs_[3] = {SIGINT, SIGTERM, SIGHUP};
-	struct sigaction old_[3] {};
+	struct sigaction old_[3]{};
 };
 
 class Fd {
@@ -184,13 +184,15 @@ ChildOutcome run_child(const ChildSpec &spec)
 	::fcntl(res_r.get(), F_SETFL, O_NONBLOCK);
 	::fcntl(out_r.get(), F_SETFL, O_NONBLOCK);
 
-	const auto deadline = t0 + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(spec.timeout_s));
+	const auto deadline =
+		t0 + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(spec.timeout_s));
 	auto kill_at = Clock::time_point::max();
 	bool res_open = true, out_open = true, reaped = false;
 	int status = 0;
 	std::string output;
 	while (!reaped) {
-		std::array<pollfd, 2> pf{{{res_open ? res_r.get() : -1, POLLIN, 0}, {out_open ? out_r.get() : -1, POLLIN, 0}}};
+		std::array<pollfd, 2> pf{
+			{{res_open ? res_r.get() : -1, POLLIN, 0}, {out_open ? out_r.get() : -1, POLLIN, 0}}};
 		::poll(pf.data(), pf.size(), 50);
 		if (res_open)
 			res_open = drain(res_r.get(), &o.result, 0);
@@ -205,7 +207,8 @@ ChildOutcome run_child(const ChildSpec &spec)
 		if (!o.timed_out && now >= deadline) {
 			o.timed_out = true;
 			::kill(-pid, SIGTERM);
-			kill_at = now + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(spec.grace_s));
+			kill_at = now + std::chrono::duration_cast<Clock::duration>(
+						std::chrono::duration<double>(spec.grace_s));
 		} else if (o.timed_out && !o.needed_kill && now >= kill_at) {
 			o.needed_kill = true;
 			::kill(-pid, SIGKILL);
@@ -266,9 +269,9 @@ CaseResult classify_child(const std::string &name, const ChildOutcome &o, double
 	}
 	if (o.signaled) {
 		r.status = Status::crash;
-		r.reason = fmt::format("the case process was killed by signal {} ({})", o.signal, sigabbrev_np(o.signal)
-									  ? fmt::format("SIG{}", sigabbrev_np(o.signal))
-									  : std::string("unknown"));
+		r.reason = fmt::format("the case process was killed by signal {} ({})", o.signal,
+				       sigabbrev_np(o.signal) ? fmt::format("SIG{}", sigabbrev_np(o.signal))
+							      : std::string("unknown"));
 		return r;
 	}
 	if (o.exit_code == 127 && o.result.empty()) {

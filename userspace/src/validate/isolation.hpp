@@ -31,10 +31,10 @@ struct ChildOutcome {
 	int exit_code = 0;
 	bool signaled = false;
 	int signal = 0;
-	bool timed_out = false; // the watchdog fired
+	bool timed_out = false;   // the watchdog fired
 	bool needed_kill = false; // SIGTERM was not enough
-	std::string result;      // everything written to fd 3
-	std::string output_tail; // last output_tail_bytes of stdout+stderr
+	std::string result;       // everything written to fd 3
+	std::string output_tail;  // last output_tail_bytes of stdout+stderr
 	double seconds = 0;
 };
 

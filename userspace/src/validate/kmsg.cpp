@@ -65,9 +65,9 @@ std::string gfx10_client_name(unsigned cid)
 {
 	// UTCL2 client ids of the GFX10 gfxhub, in id order (Linux
 	// drivers/gpu/drm/amd/amdgpu/gfxhub_v2_0.c and gfxhub_v2_1.c, identical lists).
-	static const char *const names[] = {"CB/DB", "Reserved", "GE1",	       "GE2", "CPF",	  "CPC",
-					    "CPG",   "RLC",	 "TCP",	       "SQC (inst)", "SQC (data)", "SQG",
-					    "Reserved", "SDMA0", "SDMA1",      "GCR", "SDMA2",	  "SDMA3"};
+	static const char *const names[] = {"CB/DB",    "Reserved", "GE1",   "GE2",        "CPF",        "CPC",
+					    "CPG",      "RLC",      "TCP",   "SQC (inst)", "SQC (data)", "SQG",
+					    "Reserved", "SDMA0",    "SDMA1", "GCR",        "SDMA2",      "SDMA3"};
 	return cid < std::size(names) ? names[cid] : "unknown";
 }
 
@@ -127,12 +127,18 @@ std::optional<FaultStatus> find_fault_status(std::string_view line)
 const char *log_kind_name(LogKind k)
 {
 	switch (k) {
-	case LogKind::page_fault: return "page-fault";
-	case LogKind::fault_status: return "fault-status";
-	case LogKind::fault_detail: return "fault-detail";
-	case LogKind::ring_timeout: return "ring-timeout";
-	case LogKind::gpu_reset: return "gpu-reset";
-	case LogKind::kfd_event: return "kfd";
+	case LogKind::page_fault:
+		return "page-fault";
+	case LogKind::fault_status:
+		return "fault-status";
+	case LogKind::fault_detail:
+		return "fault-detail";
+	case LogKind::ring_timeout:
+		return "ring-timeout";
+	case LogKind::gpu_reset:
+		return "gpu-reset";
+	case LogKind::kfd_event:
+		return "kfd";
 	}
 	return "?";
 }
@@ -153,9 +159,9 @@ std::optional<LogKind> classify_log_line(std::string_view l)
 			return LogKind::fault_detail;
 	if (contains(l, "ring ") && contains(l, "timeout"))
 		return LogKind::ring_timeout;
-	for (std::string_view k : {"GPU reset", "GPU recovery", "reset succeeded", "reset failed", "device wedged",
-				   "MES failed to respond", "ASIC reset", "mode1 reset", "MODE1 reset", "job timedout",
-				   "GPU hang", "VRAM is lost"})
+	for (std::string_view k :
+	     {"GPU reset", "GPU recovery", "reset succeeded", "reset failed", "device wedged", "MES failed to respond",
+	      "ASIC reset", "mode1 reset", "MODE1 reset", "job timedout", "GPU hang", "VRAM is lost"})
 		if (contains(l, k))
 			return LogKind::gpu_reset;
 	for (std::string_view k : {"Memory access fault", "HW Exception", "qcm fence wait loop timeout",

@@ -32,9 +32,9 @@ std::optional<KmsgRecord> parse_kmsg_record(std::string_view raw);
 // for the sources and the real kernel output it is tested against.
 struct FaultStatus {
 	std::uint32_t raw = 0;
-	std::string reg;     // "GCVM_L2_PROTECTION_FAULT_STATUS", "VM_L2_...", "MMVM_L2_..."
-	unsigned cid = 0;    // UTCL2 client id
-	std::string client;  // name for gfxhub (GCVM) clients, "unknown" beyond the table, "" for other hubs
+	std::string reg;    // "GCVM_L2_PROTECTION_FAULT_STATUS", "VM_L2_...", "MMVM_L2_..."
+	unsigned cid = 0;   // UTCL2 client id
+	std::string client; // name for gfxhub (GCVM) clients, "unknown" beyond the table, "" for other hubs
 	bool more_faults = false;
 	unsigned walker_error = 0;
 	unsigned permission_faults = 0; // bit0 PTE not valid, bit1 not readable, bit2 not writable, bit3 not executable

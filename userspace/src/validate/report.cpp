@@ -144,8 +144,12 @@ nlohmann::json history_json(const std::vector<StoredRun> &runs, const std::vecto
 			nlohmann::json jc{{"name", c.name}, {"status", status_name(c.status)}};
 			if (!c.reason.empty())
 				jc["reason"] = c.reason;
-			for (auto [k, v] : {std::pair{"gflops", c.gflops}, {"gbs", c.gbs}, {"max_abs", c.max_abs},
-					     {"max_rel", c.max_rel}, {"rms_range", c.rms_range}, {"seconds", c.seconds}})
+			for (auto [k, v] : {std::pair{"gflops", c.gflops},
+					    {"gbs", c.gbs},
+					    {"max_abs", c.max_abs},
+					    {"max_rel", c.max_rel},
+					    {"rms_range", c.rms_range},
+					    {"seconds", c.seconds}})
 				if (v)
 					jc[k] = *v;
 			jr["cases"].push_back(std::move(jc));

@@ -7,9 +7,9 @@
 namespace rdnafix::validate {
 
 namespace {
-constexpr std::pair<Status, const char *> kStatusNames[] = {
-	{Status::pass, "pass"}, {Status::fail, "fail"}, {Status::skip, "skip"},
-	{Status::crash, "crash"}, {Status::hang, "hang"}, {Status::error, "error"}};
+constexpr std::pair<Status, const char *> kStatusNames[] = {{Status::pass, "pass"}, {Status::fail, "fail"},
+							    {Status::skip, "skip"}, {Status::crash, "crash"},
+							    {Status::hang, "hang"}, {Status::error, "error"}};
 
 void put_opt(nlohmann::json &j, const char *key, const std::optional<double> &v)
 {

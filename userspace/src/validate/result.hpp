@@ -23,8 +23,8 @@ struct CaseResult {
 	std::string reason; // one line: why it failed / was skipped / crashed
 	std::optional<double> max_abs, max_rel, rms_range;
 	std::optional<double> gflops, gbs;
-	double seconds = 0;        // wall time of the case (child process)
-	nlohmann::json details;    // case-specific figures (shape, memory kind, transfer table ...)
+	double seconds = 0;     // wall time of the case (child process)
+	nlohmann::json details; // case-specific figures (shape, memory kind, transfer table ...)
 	std::vector<LogEvent> kernel_log;
 	std::string kernel_log_note; // e.g. "kernel log not captured: cannot open /dev/kmsg: ..."
 	std::string output_tail;     // last lines the child wrote to stdout/stderr

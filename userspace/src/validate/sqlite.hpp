@@ -44,8 +44,8 @@ public:
 	Stmt &bind(int i, const std::string &v);
 	Stmt &bind(int i, std::int64_t v);
 	Stmt &bind(int i, const std::optional<double> &v); // NULL when empty
-	bool step();   // true: a row is available
-	void run();    // step() expecting no row, then reset()
+	bool step();                                       // true: a row is available
+	void run();                                        // step() expecting no row, then reset()
 	void reset();
 	bool is_null(int col);
 	std::string text(int col);

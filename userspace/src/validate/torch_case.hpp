@@ -10,7 +10,7 @@
 
 namespace rdnafix::validate {
 
-const std::string &torch_script();   // the embedded Python program
+const std::string &torch_script(); // the embedded Python program
 // argv for the python child: python3 -c <script> <result fd> <shapes json> <inject 0|1>
 std::vector<std::string> torch_args(bool inject_error);
 // The shapes the script runs (a subset of the conv cases), as JSON.

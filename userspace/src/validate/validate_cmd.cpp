@@ -74,7 +74,8 @@ int list_cases()
 		const char *set = c.kind == CaseKind::torch ? "--torch" : c.quick ? "quick" : "full";
 		std::cout << fmt::format("{:<46} {:<8} {}\n", c.name, set, c.origin);
 		if (c.kind == CaseKind::conv2d)
-			std::cout << fmt::format("{:<46} {:<8}   {} {}\n", "", "", c.shape.describe(), dtype_name(c.dtype));
+			std::cout << fmt::format("{:<46} {:<8}   {} {}\n", "", "", c.shape.describe(),
+						 dtype_name(c.dtype));
 	}
 	return 0;
 }
@@ -102,8 +103,13 @@ CaseResult run_one(const CaseDef &c, const ValidateOptions &o)
 		spec.args = torch_args(o.inject);
 	} else {
 		spec.exe = self_exe();
-		spec.args = {"validate", "--child-case", c.name, "--capacity-fraction", fmt::format("{}", o.capacity_fraction),
-			     "--device", std::to_string(o.device)};
+		spec.args = {"validate",
+			     "--child-case",
+			     c.name,
+			     "--capacity-fraction",
+			     fmt::format("{}", o.capacity_fraction),
+			     "--device",
+			     std::to_string(o.device)};
 		if (o.inject)
 			spec.args.push_back("--inject-error");
 		if (!o.api.empty())
@@ -141,7 +147,8 @@ int run_validate(const ValidateOptions &o)
 
 	std::vector<const CaseDef *> cases;
 	try {
-		cases = o.cases.empty() ? select_cases(o.full ? Selection::full : Selection::quick) : select_named(o.cases);
+		cases = o.cases.empty() ? select_cases(o.full ? Selection::full : Selection::quick)
+					: select_named(o.cases);
 	} catch (const std::invalid_argument &e) {
 		std::fprintf(stderr, "rdnactl validate: %s\n", e.what());
 		return 2;
@@ -174,8 +181,8 @@ int run_validate(const ValidateOptions &o)
 		nlohmann::json probe = nlohmann::json::parse(out.result, nullptr, false);
 		if (!out.exited || out.exit_code != 0 || !probe.is_object() || !probe.contains("state")) {
 			const auto r = classify_child("probe", out, spec.timeout_s);
-			std::fprintf(stderr, "rdnactl validate: probing the GPU runtime failed: %s\n%s", r.reason.c_str(),
-				     out.output_tail.c_str());
+			std::fprintf(stderr, "rdnactl validate: probing the GPU runtime failed: %s\n%s",
+				     r.reason.c_str(), out.output_tail.c_str());
 			return 2;
 		}
 		if (probe.value("state", "") != "ok") {
@@ -206,8 +213,9 @@ int run_validate(const ValidateOptions &o)
 		const std::string path = history_path(o.history_db);
 		try {
 			if (path.empty())
-				throw std::runtime_error("no history location: neither $XDG_STATE_HOME nor $HOME is set "
-							 "(use --history-db PATH)");
+				throw std::runtime_error(
+					"no history location: neither $XDG_STATE_HOME nor $HOME is set "
+					"(use --history-db PATH)");
 			const auto dir = std::filesystem::path(path).parent_path();
 			if (!dir.empty())
 				std::filesystem::create_directories(dir);
@@ -288,8 +296,9 @@ void add_validate_command(CLI::App &app, int *rc)
 	sub->add_option("--capacity-fraction", o->capacity_fraction,
 			"Fraction of the reported device memory the capacity case allocates (0.01..0.95, default 0.5)")
 		->check(CLI::Range(0.01, 0.95));
-	sub->add_option("--history-db", o->history_db, "History database (default: /var/lib/rdnafix/history.db "
-							"for root, else $XDG_STATE_HOME/rdnafix/history.db)");
+	sub->add_option("--history-db", o->history_db,
+			"History database (default: /var/lib/rdnafix/history.db "
+			"for root, else $XDG_STATE_HOME/rdnafix/history.db)");
 	sub->add_flag("--no-history", o->no_history, "Do not record this run");
 	sub->add_option("--device", o->device, "Device index (default 0)")->check(CLI::Range(0, 63));
 	sub->add_option("--api", o->api, "GPU runtime: hip or cuda (default: HIP, then CUDA)")

@@ -4,16 +4,42 @@
 // query still works).  Mock at the GPU boundary; the real runtime is tested
 // in tests/rocm/run.sh.
 extern "C" {
-int hipInit(unsigned) { return 100; }
-int hipGetDeviceCount(int *n) { *n = 0; return 100; }
-int hipRuntimeGetVersion(int *v) { *v = 60443484; return 0; }
-int hipDriverGetVersion(int *v) { *v = 60443484; return 0; }
-const char *hipGetErrorName(int e) { return e == 100 ? "hipErrorNoDevice" : "hipErrorUnknown"; }
-const char *hipGetErrorString(int e) { return e == 100 ? "no ROCm-capable device is detected" : "unknown error"; }
-#define FAIL(name) int name() { return 100; }
-FAIL(hipSetDevice) FAIL(hipDeviceGetName) FAIL(hipDeviceTotalMem) FAIL(hipMalloc) FAIL(hipFree)
-FAIL(hipHostMalloc) FAIL(hipHostFree) FAIL(hipHostGetDevicePointer) FAIL(hipMallocManaged) FAIL(hipMemcpy)
-FAIL(hipMemset) FAIL(hipMemGetInfo) FAIL(hipModuleLoadData) FAIL(hipModuleUnload) FAIL(hipModuleGetFunction)
-FAIL(hipModuleLaunchKernel) FAIL(hipEventCreate) FAIL(hipEventRecord) FAIL(hipEventSynchronize)
-FAIL(hipEventElapsedTime) FAIL(hipEventDestroy) FAIL(hipDeviceSynchronize) FAIL(hipGetLastError)
+int hipInit(unsigned)
+{
+	return 100;
+}
+int hipGetDeviceCount(int *n)
+{
+	*n = 0;
+	return 100;
+}
+int hipRuntimeGetVersion(int *v)
+{
+	*v = 60443484;
+	return 0;
+}
+int hipDriverGetVersion(int *v)
+{
+	*v = 60443484;
+	return 0;
+}
+const char *hipGetErrorName(int e)
+{
+	return e == 100 ? "hipErrorNoDevice" : "hipErrorUnknown";
+}
+const char *hipGetErrorString(int e)
+{
+	return e == 100 ? "no ROCm-capable device is detected" : "unknown error";
+}
+#define FAIL(name)                                                                                                     \
+	int name()                                                                                                     \
+	{                                                                                                              \
+		return 100;                                                                                            \
+	}
+FAIL(hipSetDevice)
+FAIL(hipDeviceGetName) FAIL(hipDeviceTotalMem) FAIL(hipMalloc) FAIL(hipFree) FAIL(hipHostMalloc) FAIL(hipHostFree)
+	FAIL(hipHostGetDevicePointer) FAIL(hipMallocManaged) FAIL(hipMemcpy) FAIL(hipMemset) FAIL(hipMemGetInfo)
+		FAIL(hipModuleLoadData) FAIL(hipModuleUnload) FAIL(hipModuleGetFunction) FAIL(hipModuleLaunchKernel)
+			FAIL(hipEventCreate) FAIL(hipEventRecord) FAIL(hipEventSynchronize) FAIL(hipEventElapsedTime)
+				FAIL(hipEventDestroy) FAIL(hipDeviceSynchronize) FAIL(hipGetLastError)
 }

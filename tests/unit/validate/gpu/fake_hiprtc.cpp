@@ -17,7 +17,11 @@ const char kLog[] = "rdnafix_validate.cu:1:1: error: fake compile error";
 } // namespace
 
 extern "C" {
-int amd_comgr_get_isa_count(size_t *n) { *n = 2; return 0; }
+int amd_comgr_get_isa_count(size_t *n)
+{
+	*n = 2;
+	return 0;
+}
 int amd_comgr_get_isa_name(size_t i, const char **name)
 {
 	*name = i == 0 ? "amdgcn-amd-amdhsa--gfx1030" : "amdgcn-amd-amdhsa--gfx1100";
@@ -40,11 +44,33 @@ int hiprtcCompileProgram(void *, int, const char **)
 			pause();
 	return !std::strcmp(mode(), "error") ? 6 : 0;
 }
-int hiprtcGetProgramLogSize(void *, size_t *n) { *n = sizeof kLog; return 0; }
-int hiprtcGetProgramLog(void *, char *l) { std::memcpy(l, kLog, sizeof kLog); return 0; }
+int hiprtcGetProgramLogSize(void *, size_t *n)
+{
+	*n = sizeof kLog;
+	return 0;
+}
+int hiprtcGetProgramLog(void *, char *l)
+{
+	std::memcpy(l, kLog, sizeof kLog);
+	return 0;
+}
 // "ok" returns 16 bytes that are not an ELF: the backend must reject them.
-int hiprtcGetCodeSize(void *, size_t *n) { *n = 16; return 0; }
-int hiprtcGetCode(void *, char *c) { std::memset(c, 0x42, 16); return 0; }
-int hiprtcDestroyProgram(void **) { return 0; }
-const char *hiprtcGetErrorString(int e) { return e == 6 ? "HIPRTC_ERROR_COMPILATION" : "HIPRTC_ERROR"; }
+int hiprtcGetCodeSize(void *, size_t *n)
+{
+	*n = 16;
+	return 0;
+}
+int hiprtcGetCode(void *, char *c)
+{
+	std::memset(c, 0x42, 16);
+	return 0;
+}
+int hiprtcDestroyProgram(void **)
+{
+	return 0;
+}
+const char *hiprtcGetErrorString(int e)
+{
+	return e == 6 ? "HIPRTC_ERROR_COMPILATION" : "HIPRTC_ERROR";
+}
 }

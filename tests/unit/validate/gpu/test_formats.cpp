@@ -135,8 +135,8 @@ TEST_CASE("ELF reading: machine and symbols, and no crash on damaged input")
 
 TEST_CASE("memory kinds: names round-trip; unknown names are rejected")
 {
-	for (MemKind k : {MemKind::device, MemKind::host_coherent, MemKind::host_noncoherent, MemKind::managed,
-			  MemKind::pageable})
+	for (MemKind k :
+	     {MemKind::device, MemKind::host_coherent, MemKind::host_noncoherent, MemKind::managed, MemKind::pageable})
 		CHECK(parse_memkind(memkind_name(k)) == k);
 	CHECK_FALSE(parse_memkind("coherent"));
 }

@@ -11,7 +11,10 @@
 using namespace rdnafix::gpu;
 
 namespace {
-bool has(const std::string &text, const std::string &what) { return text.find(what) != std::string::npos; }
+bool has(const std::string &text, const std::string &what)
+{
+	return text.find(what) != std::string::npos;
+}
 
 SearchConfig only_dir(const std::string &dir)
 {
@@ -80,7 +83,8 @@ TEST_CASE("candidate order: explicit, ROCm paths, python wheels, multiarch, sona
 
 	c.use_system_search = false;
 	auto v2 = runtime_candidates(Api::hip, c);
-	CHECK(std::none_of(v2.begin(), v2.end(), [](const std::string &s) { return s.find('/') == std::string::npos; }));
+	CHECK(std::none_of(v2.begin(), v2.end(),
+			   [](const std::string &s) { return s.find('/') == std::string::npos; }));
 
 	auto cu = runtime_candidates(Api::cuda, c);
 	CHECK(cu[0] == "/x/libcuda.so.1");

@@ -15,7 +15,10 @@
 using namespace rdnafix::gpu;
 
 namespace {
-bool has(const std::string &text, const std::string &what) { return text.find(what) != std::string::npos; }
+bool has(const std::string &text, const std::string &what)
+{
+	return text.find(what) != std::string::npos;
+}
 
 ProbeResult fake_probe()
 {
@@ -136,7 +139,8 @@ TEST_CASE("code-object cache: a valid entry is used without compiling; a bad one
 	CompileRequest q = req("gfx1030");
 	std::string file = cache.path + "/hip-gfx1030-" + compile_cache_key(Api::hip, q, rtc->version()) + ".co";
 	auto good = gputest::make_elf(kEmAmdgpu, {"k1", "k2", "k1.kd"});
-	std::ofstream(file, std::ios::binary).write(reinterpret_cast<const char *>(good.data()), std::streamsize(good.size()));
+	std::ofstream(file, std::ios::binary)
+		.write(reinterpret_cast<const char *>(good.data()), std::streamsize(good.size()));
 	CompileResult r = rtc->compile(q);
 	CHECK(r.from_cache);
 	CHECK(r.code == good);

@@ -26,9 +26,18 @@ struct TempDir {
 	}
 };
 
-inline void put16(std::vector<std::uint8_t> &b, size_t off, std::uint16_t v) { std::memcpy(&b[off], &v, 2); }
-inline void put32(std::vector<std::uint8_t> &b, size_t off, std::uint32_t v) { std::memcpy(&b[off], &v, 4); }
-inline void put64(std::vector<std::uint8_t> &b, size_t off, std::uint64_t v) { std::memcpy(&b[off], &v, 8); }
+inline void put16(std::vector<std::uint8_t> &b, size_t off, std::uint16_t v)
+{
+	std::memcpy(&b[off], &v, 2);
+}
+inline void put32(std::vector<std::uint8_t> &b, size_t off, std::uint32_t v)
+{
+	std::memcpy(&b[off], &v, 4);
+}
+inline void put64(std::vector<std::uint8_t> &b, size_t off, std::uint64_t v)
+{
+	std::memcpy(&b[off], &v, 8);
+}
 
 // ELF64 LE with sections: null, .dynstr, .dynsym (one FUNC symbol per name).
 inline std::vector<std::uint8_t> make_elf(std::uint16_t machine, const std::vector<std::string> &names)

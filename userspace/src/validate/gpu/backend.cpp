@@ -7,11 +7,14 @@
 
 namespace rdnafix::gpu {
 
-const char *api_name(Api api) { return api == Api::hip ? "HIP" : "CUDA"; }
+const char *api_name(Api api)
+{
+	return api == Api::hip ? "HIP" : "CUDA";
+}
 
 GpuError::GpuError(std::string call, int code, std::string text)
-	: std::runtime_error(call + ": " + (code != -1 ? std::to_string(code) + " " : std::string()) + text),
-	  call_(std::move(call)), code_(code), text_(std::move(text))
+    : std::runtime_error(call + ": " + (code != -1 ? std::to_string(code) + " " : std::string()) + text),
+      call_(std::move(call)), code_(code), text_(std::move(text))
 {
 }
 
@@ -26,19 +29,24 @@ void Driver::check(int code, const char *call)
 const char *memkind_name(MemKind k)
 {
 	switch (k) {
-	case MemKind::device: return "device";
-	case MemKind::host_coherent: return "host-coherent";
-	case MemKind::host_noncoherent: return "host-noncoherent";
-	case MemKind::managed: return "managed";
-	case MemKind::pageable: return "pageable";
+	case MemKind::device:
+		return "device";
+	case MemKind::host_coherent:
+		return "host-coherent";
+	case MemKind::host_noncoherent:
+		return "host-noncoherent";
+	case MemKind::managed:
+		return "managed";
+	case MemKind::pageable:
+		return "pageable";
 	}
 	return "?";
 }
 
 std::optional<MemKind> parse_memkind(const std::string &s)
 {
-	for (MemKind k : {MemKind::device, MemKind::host_coherent, MemKind::host_noncoherent, MemKind::managed,
-			  MemKind::pageable})
+	for (MemKind k :
+	     {MemKind::device, MemKind::host_coherent, MemKind::host_noncoherent, MemKind::managed, MemKind::pageable})
 		if (s == memkind_name(k))
 			return k;
 	return std::nullopt;
@@ -46,10 +54,13 @@ std::optional<MemKind> parse_memkind(const std::string &s)
 
 // ---------------------------------------------------------------- RAII handles
 Buffer::Buffer(Driver *drv, MemKind kind, std::size_t bytes, void *host, std::uint64_t dev)
-	: drv_(drv), kind_(kind), bytes_(bytes), host_(host), dev_(dev)
+    : drv_(drv), kind_(kind), bytes_(bytes), host_(host), dev_(dev)
 {
 }
-Buffer::Buffer(Buffer &&o) noexcept { *this = std::move(o); }
+Buffer::Buffer(Buffer &&o) noexcept
+{
+	*this = std::move(o);
+}
 Buffer &Buffer::operator=(Buffer &&o) noexcept
 {
 	if (this != &o) {
@@ -66,7 +77,10 @@ Buffer &Buffer::operator=(Buffer &&o) noexcept
 	}
 	return *this;
 }
-Buffer::~Buffer() { release(); }
+Buffer::~Buffer()
+{
+	release();
+}
 void Buffer::release() noexcept
 {
 	if (drv_ && bytes_)
@@ -75,7 +89,10 @@ void Buffer::release() noexcept
 	bytes_ = 0;
 }
 
-Event::Event(Event &&o) noexcept : drv_(o.drv_), ev_(o.ev_) { o.ev_ = nullptr; }
+Event::Event(Event &&o) noexcept : drv_(o.drv_), ev_(o.ev_)
+{
+	o.ev_ = nullptr;
+}
 Event &Event::operator=(Event &&o) noexcept
 {
 	if (this != &o) {
@@ -93,7 +110,10 @@ Event::~Event()
 		drv_->event_destroy(ev_);
 }
 
-Module::Module(Module &&o) noexcept : drv_(o.drv_), mod_(o.mod_) { o.mod_ = nullptr; }
+Module::Module(Module &&o) noexcept : drv_(o.drv_), mod_(o.mod_)
+{
+	o.mod_ = nullptr;
+}
 Module &Module::operator=(Module &&o) noexcept
 {
 	if (this != &o) {
@@ -245,9 +265,9 @@ std::string ProbeResult::describe() const
 		o << a << " runtime " << version_text(api, runtime_version) << " (" << runtime_path << "), "
 		  << devices.size() << " device(s)";
 		for (const auto &d : devices)
-			o << "\n  [" << d.index << "] " << d.name << " " << (d.arch_full.empty() ? "arch?" : d.arch_full)
-			  << " " << (d.total_bytes >> 20) << " MiB" << (d.integrated ? " integrated" : "")
-			  << (d.pci_bus_id.empty() ? "" : " " + d.pci_bus_id);
+			o << "\n  [" << d.index << "] " << d.name << " "
+			  << (d.arch_full.empty() ? "arch?" : d.arch_full) << " " << (d.total_bytes >> 20) << " MiB"
+			  << (d.integrated ? " integrated" : "") << (d.pci_bus_id.empty() ? "" : " " + d.pci_bus_id);
 		break;
 	}
 	o << "\n  compiler: " << (rtc_path.empty() ? std::string("none found") : rtc_path);
@@ -287,8 +307,14 @@ std::unique_ptr<Backend> Backend::open(const ProbeResult &probe, int index)
 
 Backend::~Backend() = default;
 
-Api Backend::api() const { return drv_->api(); }
-bool Backend::supports(MemKind k) const { return k != MemKind::pageable && drv_->supports(k, dev_); }
+Api Backend::api() const
+{
+	return drv_->api();
+}
+bool Backend::supports(MemKind k) const
+{
+	return k != MemKind::pageable && drv_->supports(k, dev_);
+}
 
 Buffer Backend::alloc(MemKind k, std::size_t bytes)
 {
@@ -296,8 +322,8 @@ Buffer Backend::alloc(MemKind k, std::size_t bytes)
 		throw GpuError("alloc", -1, "zero-byte allocation");
 	if (!supports(k))
 		throw GpuError("alloc", -1,
-			       std::string("memory kind ") + memkind_name(k) + " is not supported by " + api_name(api()) +
-				       " on " + dev_.name);
+			       std::string("memory kind ") + memkind_name(k) + " is not supported by " +
+				       api_name(api()) + " on " + dev_.name);
 	std::uint64_t dev = 0;
 	void *host = drv_->alloc(k, bytes, &dev);
 	return Buffer(drv_.get(), k, bytes, host, dev);
@@ -318,8 +344,14 @@ void Backend::copy_d2h(void *dst, std::uint64_t src, std::size_t n)
 {
 	drv_->copy(CopyDir::d2h, reinterpret_cast<std::uint64_t>(dst), src, n);
 }
-void Backend::copy_d2d(std::uint64_t dst, std::uint64_t src, std::size_t n) { drv_->copy(CopyDir::d2d, dst, src, n); }
-void Backend::memset_d8(std::uint64_t dst, unsigned char v, std::size_t n) { drv_->memset_d8(dst, v, n); }
+void Backend::copy_d2d(std::uint64_t dst, std::uint64_t src, std::size_t n)
+{
+	drv_->copy(CopyDir::d2d, dst, src, n);
+}
+void Backend::memset_d8(std::uint64_t dst, unsigned char v, std::size_t n)
+{
+	drv_->memset_d8(dst, v, n);
+}
 
 Module Backend::load_module(const std::vector<std::uint8_t> &code)
 {
@@ -332,12 +364,30 @@ void Backend::launch(const Function &f, Dim3 grid, Dim3 block, unsigned shared_b
 {
 	drv_->launch(f.raw, grid, block, shared_bytes, args);
 }
-void Backend::set_max_dynamic_shared(const Function &f, unsigned bytes) { drv_->set_max_dynamic_shared(f.raw, bytes); }
+void Backend::set_max_dynamic_shared(const Function &f, unsigned bytes)
+{
+	drv_->set_max_dynamic_shared(f.raw, bytes);
+}
 
-Event Backend::event() { return Event(drv_.get(), drv_->event_create()); }
-void Backend::record(const Event &e) { drv_->event_record(e.raw()); }
-float Backend::elapsed_ms(const Event &a, const Event &b) { return drv_->event_elapsed_ms(a.raw(), b.raw()); }
-void Backend::synchronize() { drv_->synchronize(); }
-std::string Backend::error_string(int code) const { return drv_->error_name(code) + " (" + drv_->error_text(code) + ")"; }
+Event Backend::event()
+{
+	return Event(drv_.get(), drv_->event_create());
+}
+void Backend::record(const Event &e)
+{
+	drv_->event_record(e.raw());
+}
+float Backend::elapsed_ms(const Event &a, const Event &b)
+{
+	return drv_->event_elapsed_ms(a.raw(), b.raw());
+}
+void Backend::synchronize()
+{
+	drv_->synchronize();
+}
+std::string Backend::error_string(int code) const
+{
+	return drv_->error_name(code) + " (" + drv_->error_text(code) + ")";
+}
 
 } // namespace rdnafix::gpu

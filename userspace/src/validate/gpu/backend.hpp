@@ -27,7 +27,7 @@ class GpuError : public std::runtime_error {
 public:
 	GpuError(std::string call, int code, std::string text);
 	const std::string &call() const { return call_; }
-	int code() const { return code_; }     // hipError_t / CUresult / hiprtc / nvrtc code
+	int code() const { return code_; } // hipError_t / CUresult / hiprtc / nvrtc code
 	const std::string &text() const { return text_; }
 
 private:
@@ -40,13 +40,13 @@ private:
 // Where to look.  Defaults come from the environment (from_environment());
 // tests build one by hand so nothing depends on the machine.
 struct SearchConfig {
-	std::optional<std::string> explicit_dir;  // --gpu-lib-dir: searched first, alone if `only_explicit`
+	std::optional<std::string> explicit_dir; // --gpu-lib-dir: searched first, alone if `only_explicit`
 	bool only_explicit = false;
 	std::vector<std::string> rocm_paths;      // $ROCM_PATH, /opt/rocm, /opt/rocm-* (newest first)
 	std::vector<std::string> cuda_paths;      // $CUDA_PATH/$CUDA_HOME, /usr/local/cuda
 	std::vector<std::string> python_lib_dirs; // torch/lib, _rocm_sdk_core/lib, nvidia/*/lib from python3
 	std::string multiarch_dir = "/usr/lib/x86_64-linux-gnu";
-	bool use_system_search = true;            // finally plain sonames (ld.so cache, LD_LIBRARY_PATH)
+	bool use_system_search = true; // finally plain sonames (ld.so cache, LD_LIBRARY_PATH)
 
 	// $ROCM_PATH, $CUDA_PATH, /opt/rocm*, and (if ask_python) the dirs
 	// `python3` reports for torch / _rocm_sdk_core / nvidia wheels.
@@ -64,15 +64,15 @@ struct LoadAttempt {
 
 struct DeviceInfo {
 	int index = 0;
-	std::string name;            // "AMD Radeon RX 6700 XT" / "NVIDIA H200"
-	std::string arch;            // "gfx1031" (gcnArchName without features) / "sm_90"
-	std::string arch_full;       // "gfx1031:xnack-" / "sm_90"
+	std::string name;      // "AMD Radeon RX 6700 XT" / "NVIDIA H200"
+	std::string arch;      // "gfx1031" (gcnArchName without features) / "sm_90"
+	std::string arch_full; // "gfx1031:xnack-" / "sm_90"
 	std::uint64_t total_bytes = 0;
 	std::uint64_t free_bytes = 0; // at probe time, 0 if unknown
-	bool integrated = false;     // APU / iGPU: shares system memory
-	bool managed_memory = false; // runtime reports managed/HMM support
-	int compute_units = 0;       // CUs / SMs
-	std::string pci_bus_id;      // "0000:03:00.0" when known
+	bool integrated = false;      // APU / iGPU: shares system memory
+	bool managed_memory = false;  // runtime reports managed/HMM support
+	int compute_units = 0;        // CUs / SMs
+	std::string pci_bus_id;       // "0000:03:00.0" when known
 };
 
 enum class ProbeState {
@@ -91,10 +91,11 @@ struct ProbeResult {
 	std::string comgr_path;            // HIP only
 	int runtime_version = 0;           // hipRuntimeGetVersion / cuDriverGetVersion
 	int driver_version = 0;            // hipDriverGetVersion / cuDriverGetVersion
-	std::string rtc_version;           // "12.8" (nvrtcVersion); hiprtc's is a constant 9.0, so the HIP runtime version is used
-	int init_error = 0;                // when state != ok
-	std::string init_error_name;       // "hipErrorNoDevice"
-	std::string init_error_text;       // "no ROCm-capable device is detected"
+	std::string
+		rtc_version; // "12.8" (nvrtcVersion); hiprtc's is a constant 9.0, so the HIP runtime version is used
+	int init_error = 0;  // when state != ok
+	std::string init_error_name; // "hipErrorNoDevice"
+	std::string init_error_text; // "no ROCm-capable device is detected"
 	std::vector<DeviceInfo> devices;
 
 	// Multi-line human text: what was found, or "no HIP runtime found; looked
@@ -118,8 +119,8 @@ struct CompileResult {
 	std::vector<std::uint8_t> code; // HIP: AMDGPU ELF code object; CUDA: cubin (ELF)
 	std::string log;                // compiler log (may be non-empty on success)
 	bool from_cache = false;
-	std::string cache_file;         // where it was (or would be) cached; "" if caching off
-	double seconds = 0;             // wall time of the compile (0 when cached)
+	std::string cache_file; // where it was (or would be) cached; "" if caching off
+	double seconds = 0;     // wall time of the compile (0 when cached)
 };
 
 // Cache key: pure function of (source hash, target, options, runtime
@@ -161,14 +162,14 @@ std::unique_ptr<Rtc> load_rtc(const ProbeResult &probe, const SearchConfig &cfg,
 
 // ---------------------------------------------------------------- memory
 enum class MemKind {
-	device,            // hipMalloc / cuMemAlloc
-	host_coherent,     // HIP: hipHostMalloc(Mapped|Coherent)     (RDNA: MTYPE_UC; fine-grained)
-	                   // CUDA: cuMemHostAlloc(DEVICEMAP|PORTABLE) (plain pinned; always coherent on NVIDIA)
-	host_noncoherent,  // HIP: hipHostMalloc(Mapped|NonCoherent)  (coarse-grained, cached)
-	                   // CUDA: cuMemHostAlloc(DEVICEMAP|WRITECOMBINED): the closest analogue, NOT the same
-	                   //       semantics (uncached write-combined on the CPU side)
-	managed,           // hipMallocManaged / cuMemAllocManaged (attach global)
-	pageable,          // malloc'ed host memory: only for transfers, not kernel-visible
+	device,           // hipMalloc / cuMemAlloc
+	host_coherent,    // HIP: hipHostMalloc(Mapped|Coherent)     (RDNA: MTYPE_UC; fine-grained)
+			  // CUDA: cuMemHostAlloc(DEVICEMAP|PORTABLE) (plain pinned; always coherent on NVIDIA)
+	host_noncoherent, // HIP: hipHostMalloc(Mapped|NonCoherent)  (coarse-grained, cached)
+			  // CUDA: cuMemHostAlloc(DEVICEMAP|WRITECOMBINED): the closest analogue, NOT the same
+			  //       semantics (uncached write-combined on the CPU side)
+	managed,          // hipMallocManaged / cuMemAllocManaged (attach global)
+	pageable,         // malloc'ed host memory: only for transfers, not kernel-visible
 };
 const char *memkind_name(MemKind k); // "device", "host-coherent", "host-noncoherent", "managed", "pageable"
 std::optional<MemKind> parse_memkind(const std::string &s);
@@ -261,8 +262,8 @@ public:
 	const DeviceInfo &device() const { return dev_; }
 	const ProbeResult &probe() const { return probe_; }
 
-	bool supports(MemKind k) const;         // e.g. managed off when the device says so
-	Buffer alloc(MemKind k, std::size_t bytes); // throws GpuError (hipErrorOutOfMemory = 2 ...)
+	bool supports(MemKind k) const;                     // e.g. managed off when the device says so
+	Buffer alloc(MemKind k, std::size_t bytes);         // throws GpuError (hipErrorOutOfMemory = 2 ...)
 	std::pair<std::uint64_t, std::uint64_t> mem_info(); // free, total
 
 	// Synchronous copies; `dst`/`src` are device addresses (Buffer::device_ptr()) or host pointers.
@@ -279,7 +280,7 @@ public:
 	Event event();
 	void record(const Event &e);
 	float elapsed_ms(const Event &start, const Event &stop); // synchronises on stop
-	void synchronize();                    // device/context synchronise; throws on async errors
+	void synchronize();                                      // device/context synchronise; throws on async errors
 	std::string error_string(int code) const;
 
 	Driver &driver() { return *drv_; }

@@ -39,7 +39,9 @@ std::vector<std::string> elf_symbols(const std::vector<std::uint8_t> &b)
 	std::uint16_t shentsize = 0, shnum = 0;
 	if (!rd(b, 0x28, shoff) || !rd(b, 0x3a, shentsize) || !rd(b, 0x3c, shnum) || shentsize < 64)
 		return out;
-	auto sh = [&](unsigned i, unsigned field_off, auto &v) { return rd(b, shoff + std::uint64_t(i) * shentsize + field_off, v); };
+	auto sh = [&](unsigned i, unsigned field_off, auto &v) {
+		return rd(b, shoff + std::uint64_t(i) * shentsize + field_off, v);
+	};
 	for (unsigned i = 0; i < shnum; ++i) {
 		std::uint32_t type = 0, link = 0;
 		std::uint64_t off = 0, size = 0, entsize = 0;

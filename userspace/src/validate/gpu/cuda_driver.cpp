@@ -73,14 +73,40 @@ public:
 	explicit CudaDriver(DlHandle lib) : lib_(std::move(lib))
 	{
 #define B(n) bind(lib_, t_.n, #n)
-		B(cuInit); B(cuDriverGetVersion); B(cuDeviceGetCount); B(cuDeviceGet); B(cuDeviceGetName);
-		B(cuDeviceTotalMem_v2); B(cuDeviceGetAttribute); B(cuGetErrorName); B(cuGetErrorString);
-		B(cuDevicePrimaryCtxRetain); B(cuDevicePrimaryCtxRelease_v2); B(cuCtxSetCurrent);
-		B(cuCtxSynchronize); B(cuMemAlloc_v2); B(cuMemFree_v2); B(cuMemHostAlloc); B(cuMemFreeHost);
-		B(cuMemHostGetDevicePointer_v2); B(cuMemAllocManaged); B(cuMemcpyHtoD_v2); B(cuMemcpyDtoH_v2);
-		B(cuMemcpyDtoD_v2); B(cuMemsetD8_v2); B(cuMemGetInfo_v2); B(cuModuleLoadData); B(cuModuleUnload);
-		B(cuModuleGetFunction); B(cuLaunchKernel); B(cuFuncSetAttribute); B(cuEventCreate);
-		B(cuEventRecord); B(cuEventSynchronize); B(cuEventElapsedTime); B(cuEventDestroy_v2);
+		B(cuInit);
+		B(cuDriverGetVersion);
+		B(cuDeviceGetCount);
+		B(cuDeviceGet);
+		B(cuDeviceGetName);
+		B(cuDeviceTotalMem_v2);
+		B(cuDeviceGetAttribute);
+		B(cuGetErrorName);
+		B(cuGetErrorString);
+		B(cuDevicePrimaryCtxRetain);
+		B(cuDevicePrimaryCtxRelease_v2);
+		B(cuCtxSetCurrent);
+		B(cuCtxSynchronize);
+		B(cuMemAlloc_v2);
+		B(cuMemFree_v2);
+		B(cuMemHostAlloc);
+		B(cuMemFreeHost);
+		B(cuMemHostGetDevicePointer_v2);
+		B(cuMemAllocManaged);
+		B(cuMemcpyHtoD_v2);
+		B(cuMemcpyDtoH_v2);
+		B(cuMemcpyDtoD_v2);
+		B(cuMemsetD8_v2);
+		B(cuMemGetInfo_v2);
+		B(cuModuleLoadData);
+		B(cuModuleUnload);
+		B(cuModuleGetFunction);
+		B(cuLaunchKernel);
+		B(cuFuncSetAttribute);
+		B(cuEventCreate);
+		B(cuEventRecord);
+		B(cuEventSynchronize);
+		B(cuEventElapsedTime);
+		B(cuEventDestroy_v2);
 #undef B
 	}
 	~CudaDriver() override
@@ -89,11 +115,26 @@ public:
 			t_.cuDevicePrimaryCtxRelease_v2(dev_);
 	}
 
-	Api api() const override { return Api::cuda; }
-	int init_raw() override { return t_.cuInit(0); }
-	int device_count_raw(int *n) override { return t_.cuDeviceGetCount(n); }
-	int no_device_code() const override { return 100; } // CUDA_ERROR_NO_DEVICE
-	int runtime_version() override { return driver_version(); }
+	Api api() const override
+	{
+		return Api::cuda;
+	}
+	int init_raw() override
+	{
+		return t_.cuInit(0);
+	}
+	int device_count_raw(int *n) override
+	{
+		return t_.cuDeviceGetCount(n);
+	}
+	int no_device_code() const override
+	{
+		return 100;
+	} // CUDA_ERROR_NO_DEVICE
+	int runtime_version() override
+	{
+		return driver_version();
+	}
 	int driver_version() override
 	{
 		int v = 0;
@@ -234,7 +275,10 @@ public:
 		check(t_.cuModuleLoadData(&m, image), "cuModuleLoadData");
 		return m;
 	}
-	void module_unload(void *m) noexcept override { t_.cuModuleUnload(m); }
+	void module_unload(void *m) noexcept override
+	{
+		t_.cuModuleUnload(m);
+	}
 	void *module_function(void *m, const std::string &name) override
 	{
 		void *f = nullptr;
@@ -258,8 +302,14 @@ public:
 		check(t_.cuEventCreate(&e, 0), "cuEventCreate");
 		return e;
 	}
-	void event_destroy(void *e) noexcept override { t_.cuEventDestroy_v2(e); }
-	void event_record(void *e) override { check(t_.cuEventRecord(e, nullptr), "cuEventRecord"); }
+	void event_destroy(void *e) noexcept override
+	{
+		t_.cuEventDestroy_v2(e);
+	}
+	void event_record(void *e) override
+	{
+		check(t_.cuEventRecord(e, nullptr), "cuEventRecord");
+	}
 	float event_elapsed_ms(void *a, void *b) override
 	{
 		check(t_.cuEventSynchronize(b), "cuEventSynchronize");
@@ -267,7 +317,10 @@ public:
 		check(t_.cuEventElapsedTime(&ms, a, b), "cuEventElapsedTime");
 		return ms;
 	}
-	void synchronize() override { check(t_.cuCtxSynchronize(), "cuCtxSynchronize"); }
+	void synchronize() override
+	{
+		check(t_.cuCtxSynchronize(), "cuCtxSynchronize");
+	}
 
 private:
 	DlHandle lib_;
@@ -278,6 +331,9 @@ private:
 
 } // namespace
 
-std::unique_ptr<Driver> make_cuda_driver(DlHandle lib) { return std::make_unique<CudaDriver>(std::move(lib)); }
+std::unique_ptr<Driver> make_cuda_driver(DlHandle lib)
+{
+	return std::make_unique<CudaDriver>(std::move(lib));
+}
 
 } // namespace rdnafix::gpu

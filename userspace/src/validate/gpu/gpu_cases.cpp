@@ -25,8 +25,8 @@ const std::vector<std::string> &validation_kernel_names()
 		}
 		for (int r : {1, 3, 0})
 			n.push_back("conv2d_tc_f16_r" + std::to_string(r));
-		for (const char *s : {"stream_copy", "stream_triad", "stream_init", "stream_check", "fill_pattern",
-				      "verify_pattern"})
+		for (const char *s :
+		     {"stream_copy", "stream_triad", "stream_init", "stream_check", "fill_pattern", "verify_pattern"})
 			n.push_back(s);
 		return n;
 	}();
@@ -44,7 +44,7 @@ std::uint16_t float_to_half(float f)
 		return std::uint16_t(sign | 0x7c00u | (absx > 0x7f800000u ? 0x200u | ((absx >> 13) & 0x3ffu) : 0));
 	if (absx >= 0x477ff000u) // rounds to >= 65520: overflow to inf
 		return std::uint16_t(sign | 0x7c00u);
-	if (absx < 0x38800000u) { // result subnormal or zero
+	if (absx < 0x38800000u) {       // result subnormal or zero
 		if (absx < 0x33000000u) // < 2^-25: rounds to zero
 			return std::uint16_t(sign);
 		std::uint32_t mant = (absx & 0x7fffffu) | 0x800000u;
@@ -89,14 +89,35 @@ float half_to_float(std::uint16_t h)
 }
 
 // ---------------------------------------------------------------- ConvDesc
-const char *dtype_name(DType t) { return t == DType::f32 ? "fp32" : "fp16"; }
+const char *dtype_name(DType t)
+{
+	return t == DType::f32 ? "fp32" : "fp16";
+}
 
-int ConvDesc::p() const { return (h + 2 * pad_h - dil_h * (r - 1) - 1) / stride_h + 1; }
-int ConvDesc::q() const { return (w + 2 * pad_w - dil_w * (s - 1) - 1) / stride_w + 1; }
-std::size_t ConvDesc::x_elems() const { return std::size_t(n) * c * h * w; }
-std::size_t ConvDesc::w_elems() const { return std::size_t(k) * (c / std::max(groups, 1)) * r * s; }
-std::size_t ConvDesc::y_elems() const { return std::size_t(n) * k * std::max(p(), 0) * std::max(q(), 0); }
-double ConvDesc::flops() const { return 2.0 * double(y_elems()) * (c / std::max(groups, 1)) * r * s; }
+int ConvDesc::p() const
+{
+	return (h + 2 * pad_h - dil_h * (r - 1) - 1) / stride_h + 1;
+}
+int ConvDesc::q() const
+{
+	return (w + 2 * pad_w - dil_w * (s - 1) - 1) / stride_w + 1;
+}
+std::size_t ConvDesc::x_elems() const
+{
+	return std::size_t(n) * c * h * w;
+}
+std::size_t ConvDesc::w_elems() const
+{
+	return std::size_t(k) * (c / std::max(groups, 1)) * r * s;
+}
+std::size_t ConvDesc::y_elems() const
+{
+	return std::size_t(n) * k * std::max(p(), 0) * std::max(q(), 0);
+}
+double ConvDesc::flops() const
+{
+	return 2.0 * double(y_elems()) * (c / std::max(groups, 1)) * r * s;
+}
 
 std::string ConvDesc::check() const
 {
@@ -108,12 +129,13 @@ std::string ConvDesc::check() const
 		if (!m.empty())
 			return m;
 	if (r < 1 || r > 7 || s < 1 || s > 7)
-		return "kernel " + std::to_string(r) + "x" + std::to_string(s) + ": r and s must be 1..7 (1, 3, 5, 7 tuned)";
+		return "kernel " + std::to_string(r) + "x" + std::to_string(s) +
+		       ": r and s must be 1..7 (1, 3, 5, 7 tuned)";
 	if (pad_h < 0 || pad_w < 0)
 		return "padding must be >= 0";
 	if (c % groups || k % groups)
-		return "groups = " + std::to_string(groups) + " must divide c = " + std::to_string(c) + " and k = " +
-		       std::to_string(k);
+		return "groups = " + std::to_string(groups) + " must divide c = " + std::to_string(c) +
+		       " and k = " + std::to_string(k);
 	if (p() < 1 || q() < 1)
 		return "output would be empty (" + std::to_string(p()) + "x" + std::to_string(q()) +
 		       "): input too small for kernel/dilation/stride/padding";
@@ -281,8 +303,9 @@ ConvResult run_conv2d(Session &s, const ConvDesc &d, const std::vector<float> &x
 				       std::to_string(d.x_elems()) + ", w " + std::to_string(w.size()) + "/" +
 				       std::to_string(d.w_elems()) + ")");
 	if (mem == MemKind::pageable)
-		throw GpuError("conv2d", -1, "pageable memory is not kernel-visible; use device, host-coherent, "
-					     "host-noncoherent or managed");
+		throw GpuError("conv2d", -1,
+			       "pageable memory is not kernel-visible; use device, host-coherent, "
+			       "host-noncoherent or managed");
 	if (iterations < 1)
 		iterations = 1;
 	Backend &be = s.backend();
@@ -314,7 +337,9 @@ ConvResult run_conv2d(Session &s, const ConvDesc &d, const std::vector<float> &x
 		block.x = 256;
 		grid.x = grid_for(d.y_elems(), 256, 1u << 20);
 	} else {
-		int tm = res.kernel.rfind("conv2d_tc_", 0) == 0 ? 128 : std::stoi(res.kernel.substr(res.kernel.rfind("_m") + 2));
+		int tm = res.kernel.rfind("conv2d_tc_", 0) == 0
+				 ? 128
+				 : std::stoi(res.kernel.substr(res.kernel.rfind("_m") + 2));
 		std::uint64_t npq = std::uint64_t(N) * P * Q;
 		block.x = 256;
 		grid.x = unsigned((npq + 127) / 128);
@@ -426,7 +451,8 @@ StreamResult run_stream(Session &s, std::size_t n, int iterations)
 		be.copy_d2h(&cnt, pbad, 8);
 		return std::size_t(cnt);
 	};
-	r.bad_elements = count_bad(pa, ea) + count_bad(pb, vb) + count_bad(pc, ec) + count_bad(scratch.device_ptr(), vb);
+	r.bad_elements =
+		count_bad(pa, ea) + count_bad(pb, vb) + count_bad(pc, ec) + count_bad(scratch.device_ptr(), vb);
 	// Max error over a sample (first 64 Ki elements of a and c).
 	std::size_t ns = std::min<std::size_t>(n, 65536);
 	std::vector<double> ha(ns), hc(ns);
@@ -502,7 +528,8 @@ CapacityResult run_capacity(Session &s, double fraction, std::size_t chunk)
 }
 
 // ---------------------------------------------------------------- transfers
-std::vector<TransferPoint> run_transfers(Session &s, const std::vector<std::size_t> &sizes, MemKind host, int iterations)
+std::vector<TransferPoint> run_transfers(Session &s, const std::vector<std::size_t> &sizes, MemKind host,
+					 int iterations)
 {
 	if (host != MemKind::pageable && host != MemKind::host_coherent && host != MemKind::host_noncoherent)
 		throw GpuError("transfers", -1, "host memory must be pageable, host-coherent or host-noncoherent");

@@ -19,11 +19,11 @@ namespace rdnafix::gpu {
 // is given), opens device `index`, compiles (or loads from the cache) the
 // validation kernels for the device's arch.
 struct SessionOptions {
-	std::optional<Api> api;   // nullopt: HIP, then CUDA
+	std::optional<Api> api; // nullopt: HIP, then CUDA
 	int device = 0;
-	SearchConfig search;      // usually SearchConfig::from_environment(true)
-	bool use_cache = true;    // code-object cache under default_cache_dir()
-	std::string cache_dir;    // "" = default_cache_dir(getenv...)
+	SearchConfig search;   // usually SearchConfig::from_environment(true)
+	bool use_cache = true; // code-object cache under default_cache_dir()
+	std::string cache_dir; // "" = default_cache_dir(getenv...)
 };
 
 class Session {
@@ -54,9 +54,12 @@ const std::vector<std::string> &validation_kernel_names();
 const std::string &validation_kernel_source();
 
 // ---------------------------------------------------------------- fp16 helpers
-std::uint16_t float_to_half(float f);  // round to nearest even, IEEE binary16
+std::uint16_t float_to_half(float f); // round to nearest even, IEEE binary16
 float half_to_float(std::uint16_t h);
-inline float half_round(float f) { return half_to_float(float_to_half(f)); }
+inline float half_round(float f)
+{
+	return half_to_float(float_to_half(f));
+}
 
 // ---------------------------------------------------------------- conv2d
 enum class DType { f32, f16 }; // f16: fp16 storage, fp32 accumulation
@@ -69,7 +72,7 @@ struct ConvDesc {
 	int stride_h = 1, stride_w = 1;
 	int pad_h = 0, pad_w = 0;
 	int dil_h = 1, dil_w = 1;
-	int groups = 1;                 // c % groups == 0 && k % groups == 0; depthwise: groups == c
+	int groups = 1; // c % groups == 0 && k % groups == 0; depthwise: groups == c
 	bool bias = false;
 	DType dtype = DType::f32;
 
@@ -112,9 +115,9 @@ ConvResult run_conv2d(Session &s, const ConvDesc &desc, const std::vector<float>
 // ---------------------------------------------------------------- stream (BabelStream-style, fp64)
 struct StreamResult {
 	std::size_t elements = 0;
-	Timing copy;        // c[i] = a[i]               : 16 B/elem
-	Timing triad;       // a[i] = b[i] + scalar*c[i] : 24 B/elem
-	Timing d2d_memcpy;  // baseline: runtime device-to-device memcpy, bytes read + written
+	Timing copy;              // c[i] = a[i]               : 16 B/elem
+	Timing triad;             // a[i] = b[i] + scalar*c[i] : 24 B/elem
+	Timing d2d_memcpy;        // baseline: runtime device-to-device memcpy, bytes read + written
 	double max_abs_error = 0; // against the analytic values after all iterations
 	std::size_t bad_elements = 0;
 };
@@ -124,11 +127,11 @@ StreamResult run_stream(Session &s, std::size_t elements, int iterations = 20);
 struct CapacityResult {
 	std::uint64_t reported_total = 0; // what the runtime reports (mem_info total)
 	std::uint64_t reported_free = 0;
-	std::uint64_t target_bytes = 0;   // fraction * reported_total
-	std::uint64_t allocated = 0;      // bytes allocated and verified
+	std::uint64_t target_bytes = 0; // fraction * reported_total
+	std::uint64_t allocated = 0;    // bytes allocated and verified
 	int chunks = 0;
-	std::uint64_t bad_words = 0;      // 32-bit words that did not read back
-	std::string stop_reason;          // "" if target reached, else e.g. "hipMalloc: 2 hipErrorOutOfMemory"
+	std::uint64_t bad_words = 0; // 32-bit words that did not read back
+	std::string stop_reason;     // "" if target reached, else e.g. "hipMalloc: 2 hipErrorOutOfMemory"
 	double fill_gbs = 0;
 };
 CapacityResult run_capacity(Session &s, double fraction, std::size_t chunk_bytes = std::size_t(1) << 30);
@@ -138,7 +141,7 @@ struct TransferPoint {
 	std::size_t bytes = 0;
 	MemKind host = MemKind::pageable; // pageable or host_coherent (pinned)
 	Timing h2d, d2h;
-	bool verified = false;            // data round-tripped bit-exact
+	bool verified = false; // data round-tripped bit-exact
 };
 // Sizes e.g. 4 KiB .. 1 GiB.  host: MemKind::pageable or MemKind::host_coherent.
 std::vector<TransferPoint> run_transfers(Session &s, const std::vector<std::size_t> &sizes, MemKind host,

@@ -75,21 +75,55 @@ public:
 	explicit HipDriver(DlHandle lib) : lib_(std::move(lib))
 	{
 #define B(n) bind(lib_, t_.n, #n)
-		B(hipInit); B(hipGetDeviceCount); B(hipRuntimeGetVersion); B(hipDriverGetVersion);
-		B(hipGetErrorName); B(hipGetErrorString); B(hipSetDevice); B(hipDeviceGetName);
-		B(hipDeviceTotalMem); B(hipGetDevicePropertiesR0600); B(hipMalloc); B(hipFree);
-		B(hipHostMalloc); B(hipHostFree); B(hipHostGetDevicePointer); B(hipMallocManaged);
-		B(hipMemcpy); B(hipMemset); B(hipMemGetInfo); B(hipModuleLoadData); B(hipModuleUnload);
-		B(hipModuleGetFunction); B(hipModuleLaunchKernel); B(hipEventCreate); B(hipEventRecord);
-		B(hipEventSynchronize); B(hipEventElapsedTime); B(hipEventDestroy); B(hipDeviceSynchronize);
+		B(hipInit);
+		B(hipGetDeviceCount);
+		B(hipRuntimeGetVersion);
+		B(hipDriverGetVersion);
+		B(hipGetErrorName);
+		B(hipGetErrorString);
+		B(hipSetDevice);
+		B(hipDeviceGetName);
+		B(hipDeviceTotalMem);
+		B(hipGetDevicePropertiesR0600);
+		B(hipMalloc);
+		B(hipFree);
+		B(hipHostMalloc);
+		B(hipHostFree);
+		B(hipHostGetDevicePointer);
+		B(hipMallocManaged);
+		B(hipMemcpy);
+		B(hipMemset);
+		B(hipMemGetInfo);
+		B(hipModuleLoadData);
+		B(hipModuleUnload);
+		B(hipModuleGetFunction);
+		B(hipModuleLaunchKernel);
+		B(hipEventCreate);
+		B(hipEventRecord);
+		B(hipEventSynchronize);
+		B(hipEventElapsedTime);
+		B(hipEventDestroy);
+		B(hipDeviceSynchronize);
 		B(hipGetLastError);
 #undef B
 	}
 
-	Api api() const override { return Api::hip; }
-	int init_raw() override { return t_.hipInit(0); }
-	int device_count_raw(int *n) override { return t_.hipGetDeviceCount(n); }
-	int no_device_code() const override { return 100; } // hipErrorNoDevice
+	Api api() const override
+	{
+		return Api::hip;
+	}
+	int init_raw() override
+	{
+		return t_.hipInit(0);
+	}
+	int device_count_raw(int *n) override
+	{
+		return t_.hipGetDeviceCount(n);
+	}
+	int no_device_code() const override
+	{
+		return 100;
+	} // hipErrorNoDevice
 	int runtime_version() override
 	{
 		int v = 0;
@@ -145,7 +179,10 @@ public:
 		return d;
 	}
 
-	void open(int index) override { check(t_.hipSetDevice(index), "hipSetDevice"); }
+	void open(int index) override
+	{
+		check(t_.hipSetDevice(index), "hipSetDevice");
+	}
 
 	bool supports(MemKind k, const DeviceInfo &d) const override
 	{
@@ -196,8 +233,9 @@ public:
 
 	void copy(CopyDir d, std::uint64_t dst, std::uint64_t src, size_t n) override
 	{
-		int kind = d == CopyDir::h2d ? hipMemcpyHostToDevice
-					     : d == CopyDir::d2h ? hipMemcpyDeviceToHost : hipMemcpyDeviceToDevice;
+		int kind = d == CopyDir::h2d   ? hipMemcpyHostToDevice
+			   : d == CopyDir::d2h ? hipMemcpyDeviceToHost
+					       : hipMemcpyDeviceToDevice;
 		check(t_.hipMemcpy(reinterpret_cast<void *>(dst), reinterpret_cast<const void *>(src), n, kind),
 		      "hipMemcpy");
 	}
@@ -219,7 +257,10 @@ public:
 		check(t_.hipModuleLoadData(&m, image), "hipModuleLoadData");
 		return m;
 	}
-	void module_unload(void *m) noexcept override { t_.hipModuleUnload(m); }
+	void module_unload(void *m) noexcept override
+	{
+		t_.hipModuleUnload(m);
+	}
 	void *module_function(void *m, const std::string &name) override
 	{
 		void *f = nullptr;
@@ -239,8 +280,14 @@ public:
 		check(t_.hipEventCreate(&e), "hipEventCreate");
 		return e;
 	}
-	void event_destroy(void *e) noexcept override { t_.hipEventDestroy(e); }
-	void event_record(void *e) override { check(t_.hipEventRecord(e, nullptr), "hipEventRecord"); }
+	void event_destroy(void *e) noexcept override
+	{
+		t_.hipEventDestroy(e);
+	}
+	void event_record(void *e) override
+	{
+		check(t_.hipEventRecord(e, nullptr), "hipEventRecord");
+	}
 	float event_elapsed_ms(void *a, void *b) override
 	{
 		check(t_.hipEventSynchronize(b), "hipEventSynchronize");
@@ -261,6 +308,9 @@ private:
 
 } // namespace
 
-std::unique_ptr<Driver> make_hip_driver(DlHandle lib) { return std::make_unique<HipDriver>(std::move(lib)); }
+std::unique_ptr<Driver> make_hip_driver(DlHandle lib)
+{
+	return std::make_unique<HipDriver>(std::move(lib));
+}
 
 } // namespace rdnafix::gpu

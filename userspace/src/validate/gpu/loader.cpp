@@ -12,7 +12,10 @@
 
 namespace rdnafix::gpu {
 
-DlHandle::DlHandle(DlHandle &&o) noexcept : h_(o.h_), path_(std::move(o.path_)) { o.h_ = nullptr; }
+DlHandle::DlHandle(DlHandle &&o) noexcept : h_(o.h_), path_(std::move(o.path_))
+{
+	o.h_ = nullptr;
+}
 
 DlHandle &DlHandle::operator=(DlHandle &&o) noexcept
 {
@@ -32,7 +35,10 @@ DlHandle::~DlHandle()
 		dlclose(h_);
 }
 
-void *DlHandle::sym(const char *name) const { return h_ ? dlsym(h_, name) : nullptr; }
+void *DlHandle::sym(const char *name) const
+{
+	return h_ ? dlsym(h_, name) : nullptr;
+}
 
 DlHandle DlHandle::open(const std::string &what, const std::string &path, const std::vector<std::string> &required,
 			std::vector<LoadAttempt> &log, bool global)
@@ -159,13 +165,35 @@ std::vector<std::string> comgr_candidates(const SearchConfig &cfg, const std::st
 const std::vector<std::string> &hip_runtime_symbols()
 {
 	static const std::vector<std::string> s = {
-		"hipInit", "hipGetDeviceCount", "hipRuntimeGetVersion", "hipDriverGetVersion",
-		"hipGetErrorName", "hipGetErrorString", "hipSetDevice", "hipDeviceGetName",
-		"hipDeviceTotalMem", "hipMalloc", "hipFree", "hipHostMalloc", "hipHostFree",
-		"hipHostGetDevicePointer", "hipMallocManaged", "hipMemcpy", "hipMemset", "hipMemGetInfo",
-		"hipModuleLoadData", "hipModuleUnload", "hipModuleGetFunction", "hipModuleLaunchKernel",
-		"hipEventCreate", "hipEventRecord", "hipEventSynchronize", "hipEventElapsedTime",
-		"hipEventDestroy", "hipDeviceSynchronize", "hipGetLastError",
+		"hipInit",
+		"hipGetDeviceCount",
+		"hipRuntimeGetVersion",
+		"hipDriverGetVersion",
+		"hipGetErrorName",
+		"hipGetErrorString",
+		"hipSetDevice",
+		"hipDeviceGetName",
+		"hipDeviceTotalMem",
+		"hipMalloc",
+		"hipFree",
+		"hipHostMalloc",
+		"hipHostFree",
+		"hipHostGetDevicePointer",
+		"hipMallocManaged",
+		"hipMemcpy",
+		"hipMemset",
+		"hipMemGetInfo",
+		"hipModuleLoadData",
+		"hipModuleUnload",
+		"hipModuleGetFunction",
+		"hipModuleLaunchKernel",
+		"hipEventCreate",
+		"hipEventRecord",
+		"hipEventSynchronize",
+		"hipEventElapsedTime",
+		"hipEventDestroy",
+		"hipDeviceSynchronize",
+		"hipGetLastError",
 	};
 	return s;
 }
@@ -173,14 +201,40 @@ const std::vector<std::string> &hip_runtime_symbols()
 const std::vector<std::string> &cuda_driver_symbols()
 {
 	static const std::vector<std::string> s = {
-		"cuInit", "cuDriverGetVersion", "cuDeviceGetCount", "cuDeviceGet", "cuDeviceGetName",
-		"cuDeviceTotalMem_v2", "cuDeviceGetAttribute", "cuGetErrorName", "cuGetErrorString",
-		"cuDevicePrimaryCtxRetain", "cuDevicePrimaryCtxRelease_v2", "cuCtxSetCurrent", "cuCtxSynchronize",
-		"cuMemAlloc_v2", "cuMemFree_v2", "cuMemHostAlloc", "cuMemFreeHost", "cuMemHostGetDevicePointer_v2",
-		"cuMemAllocManaged", "cuMemcpyHtoD_v2", "cuMemcpyDtoH_v2", "cuMemcpyDtoD_v2", "cuMemsetD8_v2",
-		"cuMemGetInfo_v2", "cuModuleLoadData", "cuModuleUnload", "cuModuleGetFunction", "cuLaunchKernel",
-		"cuFuncSetAttribute", "cuEventCreate", "cuEventRecord", "cuEventSynchronize",
-		"cuEventElapsedTime", "cuEventDestroy_v2",
+		"cuInit",
+		"cuDriverGetVersion",
+		"cuDeviceGetCount",
+		"cuDeviceGet",
+		"cuDeviceGetName",
+		"cuDeviceTotalMem_v2",
+		"cuDeviceGetAttribute",
+		"cuGetErrorName",
+		"cuGetErrorString",
+		"cuDevicePrimaryCtxRetain",
+		"cuDevicePrimaryCtxRelease_v2",
+		"cuCtxSetCurrent",
+		"cuCtxSynchronize",
+		"cuMemAlloc_v2",
+		"cuMemFree_v2",
+		"cuMemHostAlloc",
+		"cuMemFreeHost",
+		"cuMemHostGetDevicePointer_v2",
+		"cuMemAllocManaged",
+		"cuMemcpyHtoD_v2",
+		"cuMemcpyDtoH_v2",
+		"cuMemcpyDtoD_v2",
+		"cuMemsetD8_v2",
+		"cuMemGetInfo_v2",
+		"cuModuleLoadData",
+		"cuModuleUnload",
+		"cuModuleGetFunction",
+		"cuLaunchKernel",
+		"cuFuncSetAttribute",
+		"cuEventCreate",
+		"cuEventRecord",
+		"cuEventSynchronize",
+		"cuEventElapsedTime",
+		"cuEventDestroy_v2",
 	};
 	return s;
 }
@@ -189,7 +243,7 @@ const std::vector<std::string> &hiprtc_symbols()
 {
 	static const std::vector<std::string> s = {
 		"hiprtcCreateProgram", "hiprtcCompileProgram", "hiprtcGetProgramLogSize", "hiprtcGetProgramLog",
-		"hiprtcGetCodeSize", "hiprtcGetCode", "hiprtcDestroyProgram", "hiprtcGetErrorString",
+		"hiprtcGetCodeSize",   "hiprtcGetCode",        "hiprtcDestroyProgram",    "hiprtcGetErrorString",
 	};
 	return s;
 }
@@ -197,8 +251,9 @@ const std::vector<std::string> &hiprtc_symbols()
 const std::vector<std::string> &nvrtc_symbols()
 {
 	static const std::vector<std::string> s = {
-		"nvrtcCreateProgram", "nvrtcCompileProgram", "nvrtcGetProgramLogSize", "nvrtcGetProgramLog",
-		"nvrtcGetCUBINSize", "nvrtcGetCUBIN", "nvrtcDestroyProgram", "nvrtcGetErrorString", "nvrtcVersion",
+		"nvrtcCreateProgram",  "nvrtcCompileProgram", "nvrtcGetProgramLogSize",
+		"nvrtcGetProgramLog",  "nvrtcGetCUBINSize",   "nvrtcGetCUBIN",
+		"nvrtcDestroyProgram", "nvrtcGetErrorString", "nvrtcVersion",
 	};
 	return s;
 }
@@ -220,20 +275,19 @@ std::string getenv_str(const char *name)
 std::vector<std::string> python_dirs()
 {
 	// find_spec does not import torch (fast, and no GPU initialisation).
-	static const char *script =
-		"python3 -c \"import importlib.util as u, os\n"
-		"for m in ('torch', '_rocm_sdk_core', 'nvidia'):\n"
-		"    try:\n"
-		"        s = u.find_spec(m)\n"
-		"    except Exception:\n"
-		"        s = None\n"
-		"    for d in (s.submodule_search_locations or []) if s else []:\n"
-		"        if m == 'nvidia':\n"
-		"            for sub in sorted(os.listdir(d)):\n"
-		"                p = os.path.join(d, sub, 'lib')\n"
-		"                if os.path.isdir(p): print(p)\n"
-		"        else:\n"
-		"            print(os.path.join(d, 'lib'))\n\" 2>/dev/null";
+	static const char *script = "python3 -c \"import importlib.util as u, os\n"
+				    "for m in ('torch', '_rocm_sdk_core', 'nvidia'):\n"
+				    "    try:\n"
+				    "        s = u.find_spec(m)\n"
+				    "    except Exception:\n"
+				    "        s = None\n"
+				    "    for d in (s.submodule_search_locations or []) if s else []:\n"
+				    "        if m == 'nvidia':\n"
+				    "            for sub in sorted(os.listdir(d)):\n"
+				    "                p = os.path.join(d, sub, 'lib')\n"
+				    "                if os.path.isdir(p): print(p)\n"
+				    "        else:\n"
+				    "            print(os.path.join(d, 'lib'))\n\" 2>/dev/null";
 	std::vector<std::string> out;
 	std::unique_ptr<FILE, int (*)(FILE *)> p(popen(script, "r"), pclose);
 	if (!p)

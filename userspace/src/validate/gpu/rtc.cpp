@@ -59,7 +59,8 @@ std::string compile_cache_key(Api api, const CompileRequest &req, const std::str
 		b = fnv1a(b, f + "#");
 	}
 	char buf[33];
-	snprintf(buf, sizeof buf, "%016llx%016llx", static_cast<unsigned long long>(a), static_cast<unsigned long long>(b));
+	snprintf(buf, sizeof buf, "%016llx%016llx", static_cast<unsigned long long>(a),
+		 static_cast<unsigned long long>(b));
 	return buf;
 }
 
@@ -134,7 +135,7 @@ bool write_all(int fd, const void *p, size_t n)
 }
 
 struct ChildOutcome {
-	int status = 0;       // 0 ok, else compiler error code
+	int status = 0; // 0 ok, else compiler error code
 	std::string log;
 	std::vector<std::uint8_t> code;
 };
@@ -204,7 +205,8 @@ template <typename Fn> ChildOutcome run_in_child(const std::string &what, int ti
 	auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(timeout_s);
 	bool timed_out = false;
 	for (;;) {
-		auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+		auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline -
+										  std::chrono::steady_clock::now());
 		if (left.count() <= 0) {
 			timed_out = true;
 			break;
@@ -319,11 +321,12 @@ public:
 		r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 		r.log = o.log;
 		if (o.status != 0)
-			throw GpuError(std::string(api() == Api::hip ? "hiprtcCompileProgram" : "nvrtcCompileProgram") + " (" +
-					       req.target + ")",
+			throw GpuError(std::string(api() == Api::hip ? "hiprtcCompileProgram" : "nvrtcCompileProgram") +
+					       " (" + req.target + ")",
 				       o.status, o.log);
 		if (auto why = check_code_object(api(), o.code, req.kernel_names); !why.empty())
-			throw GpuError("compile (" + req.target + ")", -1, "compiler returned a bad code object: " + why);
+			throw GpuError("compile (" + req.target + ")", -1,
+				       "compiler returned a bad code object: " + why);
 		r.code = std::move(o.code);
 		if (!r.cache_file.empty())
 			write_cached(r.cache_file, r.code);
@@ -338,7 +341,7 @@ protected:
 class HipRtc final : public RtcBase {
 public:
 	HipRtc(DlHandle rtc, DlHandle comgr, int runtime_version)
-		: rtc_(std::move(rtc)), comgr_(std::move(comgr)), runtime_version_(runtime_version)
+	    : rtc_(std::move(rtc)), comgr_(std::move(comgr)), runtime_version_(runtime_version)
 	{
 		bind(rtc_, t_.create, "hiprtcCreateProgram");
 		bind(rtc_, t_.compile, "hiprtcCompileProgram");
@@ -441,7 +444,8 @@ private:
 		std::string list;
 		for (const auto &t : targets_)
 			list += (list.empty() ? "" : " ") + t;
-		throw GpuError("compile", -1, "target '" + target + "' is not supported by NVRTC " + version_ + ": " + list);
+		throw GpuError("compile", -1,
+			       "target '" + target + "' is not supported by NVRTC " + version_ + ": " + list);
 	}
 	ChildOutcome run_compile(const CompileRequest &req) override
 	{
@@ -472,7 +476,8 @@ std::unique_ptr<Rtc> load_rtc(const ProbeResult &probe, const SearchConfig &, st
 			    " library found (see 'looked in')");
 	if (probe.api == Api::hip) {
 		if (probe.comgr_path.empty())
-			return fail("no comgr library (libamd_comgr.so.3/.2) found: hiprtc crashes without it, not compiling");
+			return fail("no comgr library (libamd_comgr.so.3/.2) found: hiprtc crashes without it, not "
+				    "compiling");
 		// comgr first and RTLD_GLOBAL, so hiprtc's own dlopen("libamd_comgr.so.N") finds this one.
 		DlHandle comgr = DlHandle::open("comgr", probe.comgr_path, comgr_symbols(), log, true);
 		DlHandle rtc = DlHandle::open("rtc", probe.rtc_path, hiprtc_symbols(), log);

@@ -75,8 +75,8 @@ struct Check {
 	std::size_t sampled = 0;
 };
 
-Check check(const g::ConvDesc &d, const std::vector<float> &x, const std::vector<float> &w,
-	    const std::vector<float> &b, const std::vector<float> &y, std::mt19937_64 &rng)
+Check check(const g::ConvDesc &d, const std::vector<float> &x, const std::vector<float> &w, const std::vector<float> &b,
+	    const std::vector<float> &y, std::mt19937_64 &rng)
 {
 	Check c;
 	for (float v : y)
@@ -150,7 +150,8 @@ int main(int argc, char **argv)
 		} else if (a == "--cache" && i + 1 < argc) {
 			opt.cache_dir = argv[++i];
 		} else {
-			fprintf(stderr, "unknown argument '%s'; valid: --api hip|cuda, --quick, --skip-capacity, --cache DIR\n",
+			fprintf(stderr,
+				"unknown argument '%s'; valid: --api hip|cuda, --quick, --skip-capacity, --cache DIR\n",
 				a.c_str());
 			return 2;
 		}
@@ -173,7 +174,8 @@ int main(int argc, char **argv)
 	{ // warm open: a second session must hit the cache
 		double t1 = now_s();
 		auto s2 = g::Session::open(opt, nullptr);
-		printf("RESULT session_open_warm_s %.3f from_cache %d\n", now_s() - t1, int(s2->compile_info().from_cache));
+		printf("RESULT session_open_warm_s %.3f from_cache %d\n", now_s() - t1,
+		       int(s2->compile_info().from_cache));
 	}
 
 	int failures = 0;
@@ -215,8 +217,8 @@ int main(int argc, char **argv)
 	}
 
 	// Memory matrix: one mid-size 3x3 conv with x, w, b, y in each memory kind.
-	for (g::MemKind mk : {g::MemKind::device, g::MemKind::host_coherent, g::MemKind::host_noncoherent,
-			      g::MemKind::managed}) {
+	for (g::MemKind mk :
+	     {g::MemKind::device, g::MemKind::host_coherent, g::MemKind::host_noncoherent, g::MemKind::managed}) {
 		g::ConvDesc d = conv(4, 32, 28, 28, 32, 3, 1, 1);
 		if (!s->backend().supports(mk)) {
 			printf("RESULT memkind %s SKIP not supported\n", g::memkind_name(mk));
@@ -244,7 +246,8 @@ int main(int argc, char **argv)
 		auto st = g::run_stream(*s, n, 20);
 		bool ok = st.bad_elements == 0;
 		failures += !ok;
-		printf("RESULT stream elements %zu copy_gbs %.1f triad_gbs %.1f d2d_memcpy_gbs %.1f triad_over_d2d %.3f "
+		printf("RESULT stream elements %zu copy_gbs %.1f triad_gbs %.1f d2d_memcpy_gbs %.1f triad_over_d2d "
+		       "%.3f "
 		       "copy_over_d2d %.3f bad %zu maxerr %.2e %s\n",
 		       st.elements, st.copy.gbs, st.triad.gbs, st.d2d_memcpy.gbs, st.triad.gbs / st.d2d_memcpy.gbs,
 		       st.copy.gbs / st.d2d_memcpy.gbs, st.bad_elements, st.max_abs_error, ok ? "PASS" : "FAIL");
@@ -260,8 +263,9 @@ int main(int argc, char **argv)
 		try {
 			for (const auto &tp : g::run_transfers(*s, sizes, hk, 5)) {
 				failures += !tp.verified;
-				printf("RESULT transfer %s bytes %zu h2d_gbs %.2f d2h_gbs %.2f %s\n", g::memkind_name(hk),
-				       tp.bytes, tp.h2d.gbs, tp.d2h.gbs, tp.verified ? "PASS" : "FAIL");
+				printf("RESULT transfer %s bytes %zu h2d_gbs %.2f d2h_gbs %.2f %s\n",
+				       g::memkind_name(hk), tp.bytes, tp.h2d.gbs, tp.d2h.gbs,
+				       tp.verified ? "PASS" : "FAIL");
 			}
 		} catch (const g::GpuError &e) {
 			++failures;
@@ -275,7 +279,8 @@ int main(int argc, char **argv)
 			auto c = g::run_capacity(*s, quick ? 0.25 : 0.90);
 			bool ok = c.bad_words == 0 && c.stop_reason.empty();
 			failures += !ok;
-			printf("RESULT capacity total %llu free %llu target %llu allocated %llu chunks %d bad %llu fill_gbs "
+			printf("RESULT capacity total %llu free %llu target %llu allocated %llu chunks %d bad %llu "
+			       "fill_gbs "
 			       "%.1f wall_s %.2f stop '%s' %s\n",
 			       (unsigned long long)c.reported_total, (unsigned long long)c.reported_free,
 			       (unsigned long long)c.target_bytes, (unsigned long long)c.allocated, c.chunks,
