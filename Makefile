@@ -8,7 +8,7 @@ CMAKE_FLAGS ?=
 
 RDNACTL := $(BUILD)/userspace/rdnactl
 
-.PHONY: all deps build status test test-unit test-kernel test-kmod-style test-dkms install kmod clean help dkms-install dkms-remove
+.PHONY: all deps build status test test-unit test-kernel test-kmod-style test-style test-dkms install kmod clean help dkms-install dkms-remove format
 
 all: build
 
@@ -17,6 +17,7 @@ help:
 	@echo "make build     build rdnactl (CMake+Ninja into $(BUILD)/userspace)"
 	@echo "make status    deps + build + run 'rdnactl status'"
 	@echo "make test      deps + build + every test (unit, fixtures, ROCm chroot, kernel VMs, checkpatch, DKMS)"
+	@echo "make format    clang-format every userspace/tests C++ file (.clang-format)"
 	@echo "make install   install rdnactl, man page, completion (PREFIX, DESTDIR)"
 	@echo "make kmod      build the rdnafix kernel module for KVER=$(KVER)"
 	@echo "make dkms-install  register rdnafix with DKMS (/usr/src/rdnafix-<ver>), build+install for KVER"
@@ -35,6 +36,7 @@ status: build
 	@$(RDNACTL) status; rc=$$?; [ $$rc -le 1 ] || exit $$rc
 
 test: build
+	$(MAKE) --no-print-directory test-style
 	$(MAKE) --no-print-directory test-unit
 	$(MAKE) --no-print-directory test-kernel
 	$(MAKE) --no-print-directory test-kmod-style
@@ -45,6 +47,12 @@ test-unit:
 
 test-kernel:
 	@if [ -x tests/kernel/run.sh ]; then tests/kernel/run.sh; else echo "test-kernel: no kernel tests yet"; fi
+
+test-style:
+	bash tests/style/check-format.sh
+
+format:
+	git ls-files '*.cpp' '*.hpp' | grep -v '^kmod/' | xargs clang-format -i
 
 test-kmod-style:
 	bash kmod/scripts/checkpatch.sh

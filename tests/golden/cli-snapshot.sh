@@ -20,7 +20,7 @@ run() { # name, args...
 	local rc=0
 	(cd "$top" && "$rdnactl" "$@") >"$out/$name.out" 2>"$out/$name.err" || rc=$?
 	echo "$rc" >"$out/$name.rc"
-	sed -i "s|$top|@TOP@|g" "$out/$name.out" "$out/$name.err"
+	sed -i -e "s|$rdnactl|rdnactl|g" -e "s|$top|@TOP@|g" "$out/$name.out" "$out/$name.err"
 }
 
 for fx in "$top"/tests/fixtures/*/; do

@@ -28,11 +28,12 @@ using core::KernelVersion;
 struct NoretryDecision {
 	int value = 0;               // the effective gmc.noretry: 0 (retry on) or 1
 	bool from_parameter = false; // an explicit amdgpu.noretry (0/1) decided it
-	bool certain = true;         // false where our sources cannot pin the exact
-				     // point release (6.18.y / 7.0.y backport)
-	std::string explanation;     // one line naming the rule applied, e.g.
-				     // "kernel 6.12: default 1 only for GC >= 10.3.0
-				     //  (amdgpu-internals.md §4); GC 10.1.10 -> 0"
+	// false where our sources cannot pin the exact point release (6.18.y /
+	// 7.0.y backport)
+	bool certain = true;
+	// one line naming the rule applied, e.g. "kernel 6.12: default 1 only for
+	// GC >= 10.3.0 (amdgpu-internals.md §4); GC 10.1.10 -> 0"
+	std::string explanation;
 };
 // `param` is the amdgpu.noretry module parameter as the kernel holds it (-1 =
 // auto).  Any value other than -1 wins; the kernel treats every non-zero value
@@ -66,9 +67,9 @@ enum class OverrideVerdict {
 	pointless,            // override == native: remove it
 	isa_safe,             // same ISA ("No restrictions" family, e.g. gfx1031 -> 10.3.0): working workaround
 	works_not_guaranteed, // same generic family with restrictions (gfx1101/1102/1103 -> 11.0.0,
-			      // within RDNA1): used in practice, not guaranteed
-	unsafe,               // different ISA (gfx1010 -> 10.3.0, gfx1151 -> 11.0.0): wrong code, faults
-	unknown,              // native or override not in our tables / not a ROCm target
+	// within RDNA1): used in practice, not guaranteed
+	unsafe,  // different ISA (gfx1010 -> 10.3.0, gfx1151 -> 11.0.0): wrong code, faults
+	unknown, // native or override not in our tables / not a ROCm target
 };
 std::string_view to_string(OverrideVerdict v); // "pointless", "isa_safe", ...
 
