@@ -48,8 +48,11 @@ test-unit:
 test-kernel:
 	@if [ -x tests/kernel/run.sh ]; then tests/kernel/run.sh; else echo "test-kernel: no kernel tests yet"; fi
 
+# Every style check runs; the target fails if any of them failed.
 test-style:
-	bash tests/style/check-format.sh
+	@rc=0; for t in check-format.sh check-size.sh check-citations.sh test-checks.sh; do \
+		bash tests/style/$$t || rc=1; \
+	done; exit $$rc
 
 format:
 	git ls-files '*.cpp' '*.hpp' | grep -v '^kmod/' | xargs clang-format -i
