@@ -15,6 +15,8 @@
 
 #include "rdnafix_policy.h"
 
+struct pci_dev;
+
 #define RF_MAX_DEVS		16
 #define RF_BDF_LEN		16
 
@@ -41,7 +43,7 @@ extern struct rf_sel_param rf_exclude;
  */
 extern raw_spinlock_t rf_lock;
 
-/* ---- devices (rdnafix_hooks.c) ---- */
+/* ---- devices (rdnafix_devices.c) ---- */
 enum rf_dev_state {
 	RF_DEV_FREE = 0,
 	RF_DEV_USED,
@@ -76,6 +78,18 @@ struct rf_dev {
 };
 
 extern struct rf_dev rf_devs[RF_MAX_DEVS];
+
+/* amdgpu_pci_probe calls in flight, and the pci_dev if exactly one (rf_lock) */
+extern int rf_probing;
+extern struct pci_dev *rf_probing_pdev;
+
+struct rf_dev *rf_dev_by_adev(void *adev);
+struct rf_dev *rf_dev_by_pdev_locked(struct pci_dev *pdev);
+struct rf_dev *rf_dev_claim_locked(struct pci_dev *pdev, bool *created);
+void rf_dev_decide_locked(struct rf_dev *d);
+struct rf_dev *rf_dev_for_adev(void *adev, bool init);
+void rf_devices_unbind(void);
+void rf_devices_scan_bound(void);
 
 /* ---- hooks (rdnafix_hooks.c) ---- */
 enum rf_hook_id {
@@ -119,8 +133,6 @@ extern atomic_t rf_amdgpu_state;
 int rf_hooks_arm(struct module *amdgpu, bool late);
 void rf_hooks_disarm(void);
 void rf_hooks_set_all(int status, const char *reason);
-void rf_devices_unbind(void);
-void rf_devices_scan_bound(void);
 void rf_hooks_init(void);
 struct module *rf_find_amdgpu(struct kobject **ref);
 extern atomic_t rf_probe_seen;
