@@ -91,7 +91,7 @@ struct rf_dev *rf_dev_for_adev(void *adev, bool init);
 void rf_devices_unbind(void);
 void rf_devices_scan_bound(void);
 
-/* ---- hooks (rdnafix_hooks.c) ---- */
+/* ---- hooks (rdnafix_hooks.c: handlers and rf_hook_defs[]) ---- */
 enum rf_hook_id {
 	RF_HOOK_PCI_PROBE,
 	RF_HOOK_NORETRY_SET,
@@ -116,6 +116,34 @@ enum rf_amdgpu_state {
 	RF_AMDGPU_GOING,
 };
 
+/* the description of one hook (rf_hook_defs[], rdnafix_hooks.c) */
+struct rf_hook_def {
+	const char *name;
+	const char *symbol;
+	kretprobe_handler_t entry;
+	kretprobe_handler_t ret;
+	size_t data_size;
+};
+
+extern const struct rf_hook_def rf_hook_defs[RF_HOOK_COUNT];
+
+/*
+ * One of amdgpu's own parameter variables, set to a device's value for the
+ * duration of one call and restored on return.  All fields under rf_lock.
+ */
+struct rf_swap {
+	int *var;		/* amdgpu's variable, NULL when unknown */
+	void *owner;		/* adev whose value is in *var, or NULL */
+	int saved;		/* amdgpu's own value while owner != NULL */
+};
+
+extern struct rf_swap rf_swap_noretry;
+extern struct rf_swap rf_swap_fragment;
+/* 0-based argument index of "uint64_t *flags" in gmc_v10_0_get_vm_pte */
+extern unsigned int rf_pte_flags_arg;
+extern atomic_t rf_probe_seen;
+
+/* ---- arming (rdnafix_arm.c) ---- */
 struct rf_hook {
 	const char *name;		/* sysfs name */
 	const char *symbol;		/* "amdgpu:..." */
@@ -135,7 +163,6 @@ void rf_hooks_disarm(void);
 void rf_hooks_set_all(int status, const char *reason);
 void rf_hooks_init(void);
 struct module *rf_find_amdgpu(struct kobject **ref);
-extern atomic_t rf_probe_seen;
 
 /* ---- sysfs (rdnafix_sysfs.c) ---- */
 int rf_sysfs_init(void);
