@@ -116,17 +116,6 @@ enum rf_amdgpu_state {
 	RF_AMDGPU_GOING,
 };
 
-/* the description of one hook (rf_hook_defs[], rdnafix_hooks.c) */
-struct rf_hook_def {
-	const char *name;
-	const char *symbol;
-	kretprobe_handler_t entry;
-	kretprobe_handler_t ret;
-	size_t data_size;
-};
-
-extern const struct rf_hook_def rf_hook_defs[RF_HOOK_COUNT];
-
 /*
  * One of amdgpu's own parameter variables, set to a device's value for the
  * duration of one call and restored on return.  All fields under rf_lock.
@@ -137,8 +126,24 @@ struct rf_swap {
 	int saved;		/* amdgpu's own value while owner != NULL */
 };
 
-extern struct rf_swap rf_swap_noretry;
-extern struct rf_swap rf_swap_fragment;
+/*
+ * Everything about one hook (rf_hook_defs[], rdnafix_hooks.c); the arming
+ * code only walks this table.  The kretprobe gets
+ * max(maxactive, maxactive_per_cpu * num_possible_cpus()) instances.
+ */
+struct rf_hook_def {
+	const char *name;		/* hooks/<name> in sysfs */
+	const char *symbol;		/* "amdgpu:<function>" */
+	kretprobe_handler_t entry;
+	kretprobe_handler_t ret;
+	size_t data_size;		/* per-instance data (ri->data) */
+	int maxactive;
+	int maxactive_per_cpu;
+	const char *param;		/* amdgpu int parameter the hook swaps, or NULL */
+	struct rf_swap *swap;		/* the swap state for @param */
+};
+
+extern const struct rf_hook_def rf_hook_defs[RF_HOOK_COUNT];
 /* 0-based argument index of "uint64_t *flags" in gmc_v10_0_get_vm_pte */
 extern unsigned int rf_pte_flags_arg;
 extern atomic_t rf_probe_seen;

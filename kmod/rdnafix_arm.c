@@ -61,8 +61,8 @@ static int rf_hook_register(unsigned int id)
 	h->krp.entry_handler = def->entry;
 	h->krp.handler = def->ret;
 	h->krp.data_size = def->data_size;
-	h->krp.maxactive = id == RF_HOOK_GET_VM_PTE ?
-			   max_t(int, 16, 4 * num_possible_cpus()) : 8;
+	h->krp.maxactive = max_t(int, def->maxactive,
+				 def->maxactive_per_cpu * num_possible_cpus());
 	ret = register_kretprobe(&h->krp);
 	if (ret) {
 		rf_hook_status(h, RF_HOOK_INACTIVE, "register_kretprobe(%s) failed: %d",
@@ -180,14 +180,16 @@ void rf_hooks_disarm(void)
 				krps[i]->kp.symbol_name, krps[i]->nmissed);
 	/* a return handler that never ran must not leave a device's value behind */
 	raw_spin_lock_irqsave(&rf_lock, flags);
-	if (rf_swap_noretry.owner && rf_swap_noretry.var)
-		WRITE_ONCE(*rf_swap_noretry.var, rf_swap_noretry.saved);
-	if (rf_swap_fragment.owner && rf_swap_fragment.var)
-		WRITE_ONCE(*rf_swap_fragment.var, rf_swap_fragment.saved);
-	rf_swap_noretry.owner = NULL;
-	rf_swap_noretry.var = NULL;
-	rf_swap_fragment.owner = NULL;
-	rf_swap_fragment.var = NULL;
+	for (i = 0; i < RF_HOOK_COUNT; i++) {
+		struct rf_swap *sw = rf_hook_defs[i].swap;
+
+		if (!sw)
+			continue;
+		if (sw->owner && sw->var)
+			WRITE_ONCE(*sw->var, sw->saved);
+		sw->owner = NULL;
+		sw->var = NULL;
+	}
 	raw_spin_unlock_irqrestore(&rf_lock, flags);
 }
 
@@ -201,14 +203,6 @@ void rf_hooks_disarm(void)
  */
 int rf_hooks_arm(struct module *amdgpu, bool late)
 {
-	static const char * const param[RF_HOOK_COUNT] = {
-		[RF_HOOK_NORETRY_SET] = "noretry",
-		[RF_HOOK_VM_ADJUST_SIZE] = "vm_fragment_size",
-	};
-	struct rf_swap *swap[RF_HOOK_COUNT] = {
-		[RF_HOOK_NORETRY_SET] = &rf_swap_noretry,
-		[RF_HOOK_VM_ADJUST_SIZE] = &rf_swap_fragment,
-	};
 	unsigned long flags;
 	int ret = 0, r, idx;
 	unsigned int id;
@@ -222,17 +216,19 @@ int rf_hooks_arm(struct module *amdgpu, bool late)
 	raw_spin_unlock_irqrestore(&rf_lock, flags);
 
 	for (id = 0; id < RF_HOOK_GET_VM_PTE; id++) {
-		if (param[id]) {
-			var = rf_amdgpu_int_param(amdgpu, param[id]);
+		const struct rf_hook_def *def = &rf_hook_defs[id];
+
+		if (def->param) {
+			var = rf_amdgpu_int_param(amdgpu, def->param);
 			if (!var) {
 				rf_hook_status(&rf_hooks[id], RF_HOOK_INACTIVE,
-					       "amdgpu has no int parameter '%s'", param[id]);
+					       "amdgpu has no int parameter '%s'", def->param);
 				if (!ret)
 					ret = -ENOENT;
 				continue;
 			}
 			raw_spin_lock_irqsave(&rf_lock, flags);
-			swap[id]->var = var;
+			def->swap->var = var;
 			raw_spin_unlock_irqrestore(&rf_lock, flags);
 		}
 		r = rf_hook_register(id);
@@ -241,7 +237,7 @@ int rf_hooks_arm(struct module *amdgpu, bool late)
 				ret = r;
 			continue;
 		}
-		if (late && param[id])
+		if (late && def->param)
 			rf_hook_status(&rf_hooks[id], RF_HOOK_LATE,
 				       "amdgpu was loaded before rdnafix; applies to devices probed again (rebind or reload amdgpu)");
 	}

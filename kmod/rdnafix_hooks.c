@@ -4,7 +4,9 @@
  * parameter swap; the device table they fill is in rdnafix_devices.c.
  *
  * All handlers run with preemption disabled and must not sleep: they use
- * READ_ONCE/WRITE_ONCE, atomics and the raw spinlock rf_lock only.
+ * READ_ONCE/WRITE_ONCE, atomics and the raw spinlock rf_lock only.  Each
+ * is followed by NOKPROBE_SYMBOL, so that no probe can be placed on a
+ * handler (as in the kernel's samples/kprobes/kretprobe_example.c).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -23,8 +25,8 @@ unsigned int rf_pte_flags_arg;
 /* set once an amdgpu_pci_probe went through our hook since arming */
 atomic_t rf_probe_seen = ATOMIC_INIT(0);
 
-struct rf_swap rf_swap_noretry;
-struct rf_swap rf_swap_fragment;
+static struct rf_swap rf_swap_noretry;
+static struct rf_swap rf_swap_fragment;
 
 /* ------------------------------------------------------------------ */
 /* amdgpu_pci_probe(struct pci_dev *pdev, const struct pci_device_id *) */
@@ -63,6 +65,8 @@ static int rf_probe_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
 	return 0;
 }
 
+NOKPROBE_SYMBOL(rf_probe_entry);
+
 static int rf_probe_return(struct kretprobe_instance *ri, struct pt_regs *regs)
 {
 	struct rf_probe_data *pd = (struct rf_probe_data *)ri->data;
@@ -81,6 +85,8 @@ static int rf_probe_return(struct kretprobe_instance *ri, struct pt_regs *regs)
 	raw_spin_unlock_irqrestore(&rf_lock, flags);
 	return 0;
 }
+
+NOKPROBE_SYMBOL(rf_probe_return);
 
 /* ------------------------------------------------------------------ */
 /* amdgpu_gmc_noretry_set(adev), amdgpu_vm_adjust_size(adev, ...)       */
@@ -135,6 +141,8 @@ static int rf_swap_entry(struct kretprobe_instance *ri, struct pt_regs *regs,
 	return ret;
 }
 
+NOKPROBE_SYMBOL(rf_swap_entry);
+
 static int rf_swap_return(struct kretprobe_instance *ri, struct rf_swap *sw, bool noretry)
 {
 	struct rf_swap_data *sd = (struct rf_swap_data *)ri->data;
@@ -154,25 +162,35 @@ static int rf_swap_return(struct kretprobe_instance *ri, struct rf_swap *sw, boo
 	return 0;
 }
 
+NOKPROBE_SYMBOL(rf_swap_return);
+
 static int rf_noretry_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
 {
 	return rf_swap_entry(ri, regs, &rf_swap_noretry, true);
 }
+
+NOKPROBE_SYMBOL(rf_noretry_entry);
 
 static int rf_noretry_return(struct kretprobe_instance *ri, struct pt_regs *regs)
 {
 	return rf_swap_return(ri, &rf_swap_noretry, true);
 }
 
+NOKPROBE_SYMBOL(rf_noretry_return);
+
 static int rf_adjust_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
 {
 	return rf_swap_entry(ri, regs, &rf_swap_fragment, false);
 }
 
+NOKPROBE_SYMBOL(rf_adjust_entry);
+
 static int rf_adjust_return(struct kretprobe_instance *ri, struct pt_regs *regs)
 {
 	return rf_swap_return(ri, &rf_swap_fragment, false);
 }
+
+NOKPROBE_SYMBOL(rf_adjust_return);
 
 /* ------------------------------------------------------------------ */
 /* gmc_v10_0_get_vm_pte(adev, ..., uint64_t *flags)                     */
@@ -205,6 +223,8 @@ static int rf_pte_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
 	return pd->flags ? 0 : 1;
 }
 
+NOKPROBE_SYMBOL(rf_pte_entry);
+
 static int rf_pte_return(struct kretprobe_instance *ri, struct pt_regs *regs)
 {
 	struct rf_pte_data *pd = (struct rf_pte_data *)ri->data;
@@ -227,17 +247,49 @@ static int rf_pte_return(struct kretprobe_instance *ri, struct pt_regs *regs)
 	return 0;
 }
 
+NOKPROBE_SYMBOL(rf_pte_return);
+
 /* ------------------------------------------------------------------ */
 /* The hooks, one entry per amdgpu function (armed by rdnafix_arm.c)   */
 /* ------------------------------------------------------------------ */
 
 const struct rf_hook_def rf_hook_defs[RF_HOOK_COUNT] = {
-	[RF_HOOK_PCI_PROBE] = { "pci_probe", "amdgpu:amdgpu_pci_probe",
-		rf_probe_entry, rf_probe_return, sizeof(struct rf_probe_data) },
-	[RF_HOOK_NORETRY_SET] = { "noretry_set", "amdgpu:amdgpu_gmc_noretry_set",
-		rf_noretry_entry, rf_noretry_return, sizeof(struct rf_swap_data) },
-	[RF_HOOK_VM_ADJUST_SIZE] = { "vm_adjust_size", "amdgpu:amdgpu_vm_adjust_size",
-		rf_adjust_entry, rf_adjust_return, sizeof(struct rf_swap_data) },
-	[RF_HOOK_GET_VM_PTE] = { "get_vm_pte", "amdgpu:gmc_v10_0_get_vm_pte",
-		rf_pte_entry, rf_pte_return, sizeof(struct rf_pte_data) },
+	[RF_HOOK_PCI_PROBE] = {
+		.name = "pci_probe",
+		.symbol = "amdgpu:amdgpu_pci_probe",
+		.entry = rf_probe_entry,
+		.ret = rf_probe_return,
+		.data_size = sizeof(struct rf_probe_data),
+		.maxactive = 8,
+	},
+	[RF_HOOK_NORETRY_SET] = {
+		.name = "noretry_set",
+		.symbol = "amdgpu:amdgpu_gmc_noretry_set",
+		.entry = rf_noretry_entry,
+		.ret = rf_noretry_return,
+		.data_size = sizeof(struct rf_swap_data),
+		.maxactive = 8,
+		.param = "noretry",
+		.swap = &rf_swap_noretry,
+	},
+	[RF_HOOK_VM_ADJUST_SIZE] = {
+		.name = "vm_adjust_size",
+		.symbol = "amdgpu:amdgpu_vm_adjust_size",
+		.entry = rf_adjust_entry,
+		.ret = rf_adjust_return,
+		.data_size = sizeof(struct rf_swap_data),
+		.maxactive = 8,
+		.param = "vm_fragment_size",
+		.swap = &rf_swap_fragment,
+	},
+	/* called for every PTE amdgpu writes, possibly on every CPU at once */
+	[RF_HOOK_GET_VM_PTE] = {
+		.name = "get_vm_pte",
+		.symbol = "amdgpu:gmc_v10_0_get_vm_pte",
+		.entry = rf_pte_entry,
+		.ret = rf_pte_return,
+		.data_size = sizeof(struct rf_pte_data),
+		.maxactive = 16,
+		.maxactive_per_cpu = 4,
+	},
 };
