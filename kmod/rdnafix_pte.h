@@ -1,0 +1,74 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * rdnafix policy, part of rdnafix_policy.h (include that): the GFX10 PTE
+ * layout and the MTYPE rewrite applied to each PTE amdgpu writes.
+ *
+ * Facts used here (verified in the upstream amdgpu sources, see
+ * docs/kernel-module.md for the citations):
+ *   - amdgpu_vm.h: AMDGPU_PTE_SYSTEM is bit 1, AMDGPU_PTE_PRT is bit 51,
+ *     AMDGPU_PTE_MTYPE_NV10(a) is (a) << 48 with a 3-bit mask, so the GFX10
+ *     MTYPE field is PTE bits 50:48.
+ *   - navi10_enum.h: MTYPE_NC = 0, MTYPE_WC = 1, MTYPE_CC = 2 (TCC_MTYPE)
+ *     and MTYPE_UC = 3 (MTYPE).
+ */
+#ifndef RDNAFIX_PTE_H
+#define RDNAFIX_PTE_H
+
+#ifndef RDNAFIX_POLICY_H
+#error "rdnafix_pte.h is part of rdnafix_policy.h: include that"
+#endif
+
+/* ------------------------------------------------------------------ */
+/* PTE layout (GFX10 / GMC v10)                                        */
+/* ------------------------------------------------------------------ */
+#define RDNAFIX_PTE_SYSTEM		BIT_ULL(1)
+#define RDNAFIX_PTE_PRT			BIT_ULL(51)
+#define RDNAFIX_PTE_MTYPE_SHIFT		48
+#define RDNAFIX_PTE_MTYPE_MASK		(7ULL << RDNAFIX_PTE_MTYPE_SHIFT)
+
+/* ------------------------------------------------------------------ */
+/* PTE MTYPE rewrite                                                   */
+/* ------------------------------------------------------------------ */
+enum rdnafix_pte_action {
+	RDNAFIX_PTE_UNCHANGED = 0,	/* policy keep, PRT, or already right */
+	RDNAFIX_PTE_REWRITE,		/* *out differs from the input */
+	RDNAFIX_PTE_WOULD_REWRITE,	/* dry run: would differ, *out == input */
+};
+
+static inline int rdnafix_pte_mtype(u64 pte)
+{
+	return (int)((pte & RDNAFIX_PTE_MTYPE_MASK) >> RDNAFIX_PTE_MTYPE_SHIFT);
+}
+
+/*
+ * Apply the MTYPE policy to one PTE flags value.  System memory (the
+ * SYSTEM bit set: GTT, userptr, imported system pages) takes
+ * @mtype_sysmem, everything else (VRAM, including an APU's carve-out)
+ * takes @mtype_vram.  PRT (partially resident, unbacked) entries are left
+ * alone.  *out is the value to store.
+ *
+ * Counting (sysfs ABI v1): every REWRITE and every WOULD_REWRITE counts in
+ * pte_would_rewrite; only REWRITE counts in pte_rewrites.
+ */
+static inline int rdnafix_pte_apply(u64 pte, int mtype_sysmem, int mtype_vram,
+				    bool dry_run, u64 *out)
+{
+	int want = (pte & RDNAFIX_PTE_SYSTEM) ? mtype_sysmem : mtype_vram;
+	u64 next;
+
+	*out = pte;
+	if (want < RDNAFIX_MTYPE_NC || want > RDNAFIX_MTYPE_UC)
+		return RDNAFIX_PTE_UNCHANGED;
+	if (pte & RDNAFIX_PTE_PRT)
+		return RDNAFIX_PTE_UNCHANGED;
+	next = (pte & ~RDNAFIX_PTE_MTYPE_MASK) |
+	       ((u64)want << RDNAFIX_PTE_MTYPE_SHIFT);
+	if (next == pte)
+		return RDNAFIX_PTE_UNCHANGED;
+	if (dry_run)
+		return RDNAFIX_PTE_WOULD_REWRITE;
+	*out = next;
+	return RDNAFIX_PTE_REWRITE;
+}
+
+#endif /* RDNAFIX_PTE_H */
