@@ -8,6 +8,7 @@
  * selector matching, the GFX10 PCI-id table and the PTE MTYPE rewrite have
  * exactly one implementation.  It is the one header to include; it pulls
  * in its parts, each with one job:
+ *   rdnafix_gpu_ids.h  the GFX10 PCI-id table (generated, do not edit)
  *   rdnafix_select.h   targets/exclude selectors and the targeted decision
  *   rdnafix_pte.h      the GFX10 PTE layout and the MTYPE rewrite
  */
@@ -235,104 +236,18 @@ struct rdnafix_gpu_id {
 	u8 gen;			/* enum rdnafix_gen */
 	u8 apu;			/* 1 = APU (AMD_IS_APU), 0 = dGPU */
 	const char *target;	/* KFD gfx target, e.g. "gfx1031" */
-	const char *codename;
+	const char *codename;	/* e.g. "navi22"; not printed */
 };
 
 /*
- * Every PCI device id that binds to a GMC v10 (GC 10.1.x / 10.3.x) part:
- * the explicit pciidlist entries of Debian 6.1/6.12/7.2 amdgpu_drv.c plus
- * the IP-discovery parts (163F/1435 Van Gogh, 164E/13C0 Raphael/Granite
- * Ridge, 1506 Mendocino); source: docs/kernel-module.md, "PCI ids".
- * Mendocino (GC 10.3.7) is reported by KFD as gfx1036, so it is here too.
+ * rdnafix_gpu_table(): every PCI device id that binds to a GMC v10 (GC
+ * 10.1.x / 10.3.x) part, generated from userspace/data/gpu-database.tsv
+ * into rdnafix_gpu_ids.h.  The ids are the explicit pciidlist entries of
+ * drivers/gpu/drm/amd/amdgpu/amdgpu_drv.c plus the parts that bind through
+ * IP discovery (amdgpu_discovery.c: amdgpu_discovery_set_gmc_ip_blocks),
+ * Linux 6.1, 6.12 and 7.2; the TSV names each row's source.
  */
-static inline const struct rdnafix_gpu_id *rdnafix_gpu_table(unsigned int *count)
-{
-	static const struct rdnafix_gpu_id table[] = {
-		/* RDNA1, GC 10.1.10 Navi10 */
-		{ 0x7310, RDNAFIX_GEN_RDNA1, 0, "gfx1010", "navi10" },
-		{ 0x7312, RDNAFIX_GEN_RDNA1, 0, "gfx1010", "navi10" },
-		{ 0x7318, RDNAFIX_GEN_RDNA1, 0, "gfx1010", "navi10" },
-		{ 0x7319, RDNAFIX_GEN_RDNA1, 0, "gfx1010", "navi10" },
-		{ 0x731a, RDNAFIX_GEN_RDNA1, 0, "gfx1010", "navi10" },
-		{ 0x731b, RDNAFIX_GEN_RDNA1, 0, "gfx1010", "navi10" },
-		{ 0x731e, RDNAFIX_GEN_RDNA1, 0, "gfx1010", "navi10" },
-		{ 0x731f, RDNAFIX_GEN_RDNA1, 0, "gfx1010", "navi10" },
-		/* RDNA1, GC 10.1.2 Navi12 */
-		{ 0x7360, RDNAFIX_GEN_RDNA1, 0, "gfx1011", "navi12" },
-		{ 0x7362, RDNAFIX_GEN_RDNA1, 0, "gfx1011", "navi12" },
-		/* RDNA1, GC 10.1.1 Navi14 */
-		{ 0x7340, RDNAFIX_GEN_RDNA1, 0, "gfx1012", "navi14" },
-		{ 0x7341, RDNAFIX_GEN_RDNA1, 0, "gfx1012", "navi14" },
-		{ 0x7347, RDNAFIX_GEN_RDNA1, 0, "gfx1012", "navi14" },
-		{ 0x734f, RDNAFIX_GEN_RDNA1, 0, "gfx1012", "navi14" },
-		/* RDNA1, GC 10.1.3/10.1.4 Cyan Skillfish (APU) */
-		{ 0x13db, RDNAFIX_GEN_RDNA1, 1, "gfx1013", "cyan_skillfish" },
-		{ 0x13f9, RDNAFIX_GEN_RDNA1, 1, "gfx1013", "cyan_skillfish" },
-		{ 0x13fa, RDNAFIX_GEN_RDNA1, 1, "gfx1013", "cyan_skillfish" },
-		{ 0x13fb, RDNAFIX_GEN_RDNA1, 1, "gfx1013", "cyan_skillfish" },
-		{ 0x13fc, RDNAFIX_GEN_RDNA1, 1, "gfx1013", "cyan_skillfish" },
-		{ 0x13fe, RDNAFIX_GEN_RDNA1, 1, "gfx1013", "cyan_skillfish" },
-		{ 0x143f, RDNAFIX_GEN_RDNA1, 1, "gfx1013", "cyan_skillfish" },
-		/* RDNA2, GC 10.3.0 Navi21 */
-		{ 0x73a0, RDNAFIX_GEN_RDNA2, 0, "gfx1030", "navi21" },
-		{ 0x73a1, RDNAFIX_GEN_RDNA2, 0, "gfx1030", "navi21" },
-		{ 0x73a2, RDNAFIX_GEN_RDNA2, 0, "gfx1030", "navi21" },
-		{ 0x73a3, RDNAFIX_GEN_RDNA2, 0, "gfx1030", "navi21" },
-		{ 0x73a5, RDNAFIX_GEN_RDNA2, 0, "gfx1030", "navi21" },
-		{ 0x73a8, RDNAFIX_GEN_RDNA2, 0, "gfx1030", "navi21" },
-		{ 0x73a9, RDNAFIX_GEN_RDNA2, 0, "gfx1030", "navi21" },
-		{ 0x73ab, RDNAFIX_GEN_RDNA2, 0, "gfx1030", "navi21" },
-		{ 0x73ac, RDNAFIX_GEN_RDNA2, 0, "gfx1030", "navi21" },
-		{ 0x73ad, RDNAFIX_GEN_RDNA2, 0, "gfx1030", "navi21" },
-		{ 0x73ae, RDNAFIX_GEN_RDNA2, 0, "gfx1030", "navi21" },
-		{ 0x73af, RDNAFIX_GEN_RDNA2, 0, "gfx1030", "navi21" },
-		{ 0x73bf, RDNAFIX_GEN_RDNA2, 0, "gfx1030", "navi21" },
-		/* RDNA2, GC 10.3.2 Navi22 */
-		{ 0x73c0, RDNAFIX_GEN_RDNA2, 0, "gfx1031", "navi22" },
-		{ 0x73c1, RDNAFIX_GEN_RDNA2, 0, "gfx1031", "navi22" },
-		{ 0x73c3, RDNAFIX_GEN_RDNA2, 0, "gfx1031", "navi22" },
-		{ 0x73da, RDNAFIX_GEN_RDNA2, 0, "gfx1031", "navi22" },
-		{ 0x73db, RDNAFIX_GEN_RDNA2, 0, "gfx1031", "navi22" },
-		{ 0x73dc, RDNAFIX_GEN_RDNA2, 0, "gfx1031", "navi22" },
-		{ 0x73dd, RDNAFIX_GEN_RDNA2, 0, "gfx1031", "navi22" },
-		{ 0x73de, RDNAFIX_GEN_RDNA2, 0, "gfx1031", "navi22" },
-		{ 0x73df, RDNAFIX_GEN_RDNA2, 0, "gfx1031", "navi22" },
-		/* RDNA2, GC 10.3.4 Navi23 */
-		{ 0x73e0, RDNAFIX_GEN_RDNA2, 0, "gfx1032", "navi23" },
-		{ 0x73e1, RDNAFIX_GEN_RDNA2, 0, "gfx1032", "navi23" },
-		{ 0x73e2, RDNAFIX_GEN_RDNA2, 0, "gfx1032", "navi23" },
-		{ 0x73e3, RDNAFIX_GEN_RDNA2, 0, "gfx1032", "navi23" },
-		{ 0x73e8, RDNAFIX_GEN_RDNA2, 0, "gfx1032", "navi23" },
-		{ 0x73e9, RDNAFIX_GEN_RDNA2, 0, "gfx1032", "navi23" },
-		{ 0x73ea, RDNAFIX_GEN_RDNA2, 0, "gfx1032", "navi23" },
-		{ 0x73eb, RDNAFIX_GEN_RDNA2, 0, "gfx1032", "navi23" },
-		{ 0x73ec, RDNAFIX_GEN_RDNA2, 0, "gfx1032", "navi23" },
-		{ 0x73ed, RDNAFIX_GEN_RDNA2, 0, "gfx1032", "navi23" },
-		{ 0x73ef, RDNAFIX_GEN_RDNA2, 0, "gfx1032", "navi23" },
-		{ 0x73ff, RDNAFIX_GEN_RDNA2, 0, "gfx1032", "navi23" },
-		/* RDNA2, GC 10.3.1 Van Gogh (APU) */
-		{ 0x163f, RDNAFIX_GEN_RDNA2, 1, "gfx1033", "vangogh" },
-		{ 0x1435, RDNAFIX_GEN_RDNA2, 1, "gfx1033", "vangogh" },
-		/* RDNA2, GC 10.3.5 Navi24 */
-		{ 0x7420, RDNAFIX_GEN_RDNA2, 0, "gfx1034", "navi24" },
-		{ 0x7421, RDNAFIX_GEN_RDNA2, 0, "gfx1034", "navi24" },
-		{ 0x7422, RDNAFIX_GEN_RDNA2, 0, "gfx1034", "navi24" },
-		{ 0x7423, RDNAFIX_GEN_RDNA2, 0, "gfx1034", "navi24" },
-		{ 0x7424, RDNAFIX_GEN_RDNA2, 0, "gfx1034", "navi24" },
-		{ 0x743f, RDNAFIX_GEN_RDNA2, 0, "gfx1034", "navi24" },
-		/* RDNA2, GC 10.3.3 Rembrandt / Yellow Carp (APU) */
-		{ 0x164d, RDNAFIX_GEN_RDNA2, 1, "gfx1035", "rembrandt" },
-		{ 0x1681, RDNAFIX_GEN_RDNA2, 1, "gfx1035", "rembrandt" },
-		/* RDNA2, GC 10.3.6 Raphael / Granite Ridge (APU) */
-		{ 0x164e, RDNAFIX_GEN_RDNA2, 1, "gfx1036", "raphael" },
-		{ 0x13c0, RDNAFIX_GEN_RDNA2, 1, "gfx1036", "granite_ridge" },
-		/* RDNA2, GC 10.3.7 Mendocino (APU), KFD target gfx1036 */
-		{ 0x1506, RDNAFIX_GEN_RDNA2, 1, "gfx1036", "mendocino" },
-	};
-
-	*count = ARRAY_SIZE(table);
-	return table;
-}
+#include "rdnafix_gpu_ids.h"
 
 /* NULL for anything that is not a known GMC v10 part. */
 static inline const struct rdnafix_gpu_id *rdnafix_gpu_lookup(u16 vendor, u16 device)

@@ -1,15 +1,15 @@
-// Tests of the GFX10 PCI-id table and its lookup in kmod/rdnafix_policy.h.
+// Tests of the GFX10 PCI-id table (kmod/rdnafix_gpu_ids.h, generated from
+// userspace/data/gpu-database.tsv) and its lookup in kmod/rdnafix_policy.h.
 #include <catch2/catch_test_macros.hpp>
 
 #include <cstdint>
-#include <fstream>
 #include <map>
 #include <set>
-#include <sstream>
 #include <string>
 #include <tuple>
 #include <vector>
 
+#include "core/gpudb.hpp"
 #include "rdnafix_policy.h"
 
 TEST_CASE("GFX10 PCI table: ids, targets, generation, APU flag", "[table]")
@@ -32,7 +32,7 @@ TEST_CASE("GFX10 PCI table: ids, targets, generation, APU flag", "[table]")
 		int gen;
 		int apu;
 	};
-	// amdgpu-internals.md section 7
+	// docs/amdgpu-facts.md §7: the GC versions gmc_v10_0 drives and the gfx target KFD reports for each
 	const Known known[] = {
 		{0x731f, "gfx1010", RDNAFIX_GEN_RDNA1, 0}, {0x7362, "gfx1011", RDNAFIX_GEN_RDNA1, 0},
 		{0x7340, "gfx1012", RDNAFIX_GEN_RDNA1, 0}, {0x13fe, "gfx1013", RDNAFIX_GEN_RDNA1, 1},
@@ -60,54 +60,39 @@ TEST_CASE("GFX10 PCI table: ids, targets, generation, APU flag", "[table]")
 	CHECK(std::string(rdnafix_gen_name(RDNAFIX_GEN_OTHER)) == "other");
 }
 
-TEST_CASE("GFX10 PCI table agrees with userspace/data/gpu-database.tsv", "[table][gpudb]")
+TEST_CASE("GFX10 PCI table agrees with the userspace GPU database", "[table][gpudb]")
 {
-	std::ifstream in(RDNAFIX_GPUDB_TSV);
-	if (!in)
-		SKIP("userspace/data/gpu-database.tsv not in this tree");
-	// columns by header name (team-interfaces.md section 1)
-	std::string line;
-	std::map<std::string, size_t> col;
+	// gpudb::all() is the table rdnactl compiles from userspace/data/gpu-database.tsv,
+	// the file kmod/scripts/gen-gpu-ids.py reads; its GMC v10 rows are the rdna1/rdna2 ones.
+	namespace gpudb = rdnafix::gpudb;
 	std::map<std::uint16_t, std::tuple<std::string, int, int>> db;
-	while (std::getline(in, line)) {
-		if (line.empty() || line[0] == '#')
+	for (const gpudb::Entry &e : gpudb::all()) {
+		const bool rdna12 =
+			e.generation == gpudb::Generation::rdna1 || e.generation == gpudb::Generation::rdna2;
+		INFO("device " << std::hex << e.pci_device << " in the GPU database");
+		CHECK(rdna12 == gpudb::is_gmc_v10(e.gc));
+		if (!rdna12)
 			continue;
-		std::vector<std::string> f;
-		std::stringstream ss(line);
-		std::string cell;
-		while (std::getline(ss, cell, '\t'))
-			f.push_back(cell);
-		if (col.empty()) {
-			for (size_t i = 0; i < f.size(); i++)
-				col[f[i]] = i;
-			for (const char *need : {"pci_device", "gfx_target", "generation", "apu"})
-				REQUIRE(col.count(need) == 1);
-			continue;
-		}
-		const std::string gen = f.at(col["generation"]);
-		if (gen != "rdna1" && gen != "rdna2")
-			continue;
-		const auto dev = static_cast<std::uint16_t>(std::stoul(f.at(col["pci_device"]), nullptr, 16));
-		const auto row =
-			std::make_tuple(f.at(col["gfx_target"]), gen == "rdna1" ? RDNAFIX_GEN_RDNA1 : RDNAFIX_GEN_RDNA2,
-					std::stoi(f.at(col["apu"])));
+		const auto row = std::make_tuple(
+			e.gfx.name(), e.generation == gpudb::Generation::rdna1 ? RDNAFIX_GEN_RDNA1 : RDNAFIX_GEN_RDNA2,
+			e.apu ? 1 : 0);
 		// a device id listed twice (per revision) must agree with itself
-		auto [it, fresh] = db.emplace(dev, row);
+		auto [it, fresh] = db.emplace(e.pci_device, row);
 		CHECK((fresh || it->second == row));
 	}
-	REQUIRE_FALSE(col.empty());
+	REQUIRE_FALSE(db.empty());
 	unsigned n = 0;
 	const rdnafix_gpu_id *t = rdnafix_gpu_table(&n);
 	std::map<std::uint16_t, std::tuple<std::string, int, int>> ours;
 	for (unsigned i = 0; i < n; i++)
 		ours.emplace(t[i].device, std::make_tuple(std::string(t[i].target), int(t[i].gen), int(t[i].apu)));
 	for (const auto &[dev, row] : db) {
-		INFO("device " << std::hex << dev << " in gpu-database.tsv");
+		INFO("device " << std::hex << dev << " in the GPU database");
 		REQUIRE(ours.count(dev) == 1);
 		CHECK(ours[dev] == row);
 	}
 	for (const auto &[dev, row] : ours) {
-		INFO("device " << std::hex << dev << " in rdnafix_policy.h");
+		INFO("device " << std::hex << dev << " in kmod/rdnafix_gpu_ids.h");
 		CHECK(db.count(dev) == 1);
 	}
 }
