@@ -127,12 +127,12 @@ struct rf_swap {
 };
 
 /*
- * Everything about one hook (rf_hook_defs[], rdnafix_hooks.c); the arming
- * code only walks this table.  The kretprobe gets
+ * Everything about one hook (rf_hook_defs[], rdnafix_hooks.c) but its
+ * name, which is its file name under hooks/ (rdnafix_sysfs_files.h); the
+ * arming code only walks this table.  The kretprobe gets
  * max(maxactive, maxactive_per_cpu * num_possible_cpus()) instances.
  */
 struct rf_hook_def {
-	const char *name;		/* hooks/<name> in sysfs */
 	const char *symbol;		/* "amdgpu:<function>" */
 	kretprobe_handler_t entry;
 	kretprobe_handler_t ret;
@@ -150,7 +150,7 @@ extern atomic_t rf_probe_seen;
 
 /* ---- arming (rdnafix_arm.c) ---- */
 struct rf_hook {
-	const char *name;		/* sysfs name */
+	const char *name;		/* hooks/<name> in sysfs */
 	const char *symbol;		/* "amdgpu:..." */
 	struct kretprobe krp;
 	bool registered;

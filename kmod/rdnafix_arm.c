@@ -40,12 +40,21 @@ void rf_hooks_set_all(int status, const char *reason)
 
 void rf_hooks_init(void)
 {
+	/* a hook's name is its file name under hooks/ */
+	static const struct {
+		unsigned int id;
+		const char *name;
+	} names[] = {
+#define RDNAFIX_HOOK_FILE(_name, _id) { RF_HOOK_##_id, #_name },
+#include "rdnafix_sysfs_files.h"
+	};
 	unsigned int i;
 
-	for (i = 0; i < RF_HOOK_COUNT; i++) {
-		rf_hooks[i].name = rf_hook_defs[i].name;
+	BUILD_BUG_ON(ARRAY_SIZE(names) != RF_HOOK_COUNT);
+	for (i = 0; i < ARRAY_SIZE(names); i++)
+		rf_hooks[names[i].id].name = names[i].name;
+	for (i = 0; i < RF_HOOK_COUNT; i++)
 		rf_hooks[i].symbol = rf_hook_defs[i].symbol;
-	}
 	rf_hooks_set_all(RF_HOOK_PENDING, "amdgpu is not loaded");
 }
 

@@ -255,7 +255,6 @@ NOKPROBE_SYMBOL(rf_pte_return);
 
 const struct rf_hook_def rf_hook_defs[RF_HOOK_COUNT] = {
 	[RF_HOOK_PCI_PROBE] = {
-		.name = "pci_probe",
 		.symbol = "amdgpu:amdgpu_pci_probe",
 		.entry = rf_probe_entry,
 		.ret = rf_probe_return,
@@ -263,7 +262,6 @@ const struct rf_hook_def rf_hook_defs[RF_HOOK_COUNT] = {
 		.maxactive = 8,
 	},
 	[RF_HOOK_NORETRY_SET] = {
-		.name = "noretry_set",
 		.symbol = "amdgpu:amdgpu_gmc_noretry_set",
 		.entry = rf_noretry_entry,
 		.ret = rf_noretry_return,
@@ -273,7 +271,6 @@ const struct rf_hook_def rf_hook_defs[RF_HOOK_COUNT] = {
 		.swap = &rf_swap_noretry,
 	},
 	[RF_HOOK_VM_ADJUST_SIZE] = {
-		.name = "vm_adjust_size",
 		.symbol = "amdgpu:amdgpu_vm_adjust_size",
 		.entry = rf_adjust_entry,
 		.ret = rf_adjust_return,
@@ -284,7 +281,6 @@ const struct rf_hook_def rf_hook_defs[RF_HOOK_COUNT] = {
 	},
 	/* called for every PTE amdgpu writes, possibly on every CPU at once */
 	[RF_HOOK_GET_VM_PTE] = {
-		.name = "get_vm_pte",
 		.symbol = "amdgpu:gmc_v10_0_get_vm_pte",
 		.entry = rf_pte_entry,
 		.ret = rf_pte_return,

@@ -8,9 +8,10 @@
  * selector matching, the GFX10 PCI-id table and the PTE MTYPE rewrite have
  * exactly one implementation.  It is the one header to include; it pulls
  * in its parts, each with one job:
- *   rdnafix_gpu_ids.h  the GFX10 PCI-id table (generated, do not edit)
- *   rdnafix_select.h   targets/exclude selectors and the targeted decision
- *   rdnafix_pte.h      the GFX10 PTE layout and the MTYPE rewrite
+ *   rdnafix_sysfs_files.h  the sysfs file names (an X-macro list)
+ *   rdnafix_gpu_ids.h      the GFX10 PCI-id table (generated, do not edit)
+ *   rdnafix_select.h       targets/exclude selectors and the targeted decision
+ *   rdnafix_pte.h          the GFX10 PTE layout and the MTYPE rewrite
  */
 #ifndef RDNAFIX_POLICY_H
 #define RDNAFIX_POLICY_H
@@ -39,6 +40,47 @@ typedef __UINT64_TYPE__ u64;
 #endif
 
 #define RDNAFIX_ABI_VERSION		1
+
+/* ------------------------------------------------------------------ */
+/* sysfs ABI v1 file names (docs/sysfs-abi.md)                         */
+/* ------------------------------------------------------------------ */
+/*
+ * The names of rdnafix_sysfs_files.h, the one list of the files under
+ * /sys/kernel/rdnafix, as strings in creation order: the top level,
+ * hooks/ and devices/<BDF>/.
+ */
+static inline const char *const *rdnafix_sysfs_root_files(unsigned int *count)
+{
+	static const char *const names[] = {
+#define RDNAFIX_ROOT_FILE(name) (#name),
+#include "rdnafix_sysfs_files.h"
+	};
+
+	*count = ARRAY_SIZE(names);
+	return names;
+}
+
+static inline const char *const *rdnafix_sysfs_hook_files(unsigned int *count)
+{
+	static const char *const names[] = {
+#define RDNAFIX_HOOK_FILE(name, id) (#name),
+#include "rdnafix_sysfs_files.h"
+	};
+
+	*count = ARRAY_SIZE(names);
+	return names;
+}
+
+static inline const char *const *rdnafix_sysfs_dev_files(unsigned int *count)
+{
+	static const char *const names[] = {
+#define RDNAFIX_DEV_FILE(name, kind) (#name),
+#include "rdnafix_sysfs_files.h"
+	};
+
+	*count = ARRAY_SIZE(names);
+	return names;
+}
 
 /*
  * MTYPE policy values.  NC..UC equal the hardware encoding of the GFX10

@@ -54,18 +54,13 @@ static ssize_t dry_run_show(struct kobject *kobj, struct kobj_attribute *attr, c
 	return sysfs_emit(buf, "%d\n", READ_ONCE(rf_dry_run) ? 1 : 0);
 }
 
-static struct kobj_attribute rf_attr_version = __ATTR_RO(version);
-static struct kobj_attribute rf_attr_abi_version = __ATTR_RO(abi_version);
-static struct kobj_attribute rf_attr_amdgpu = __ATTR_RO(amdgpu);
-static struct kobj_attribute rf_attr_dry_run = __ATTR_RO(dry_run);
-
-static struct attribute *rf_root_attrs[] = {
-	&rf_attr_version.attr,
-	&rf_attr_abi_version.attr,
-	&rf_attr_amdgpu.attr,
-	&rf_attr_dry_run.attr,
-	NULL,
+static struct kobj_attribute rf_root_attr[] = {
+#define RDNAFIX_ROOT_FILE(_name) __ATTR_RO(_name),
+#include "rdnafix_sysfs_files.h"
 };
+
+/* filled by rf_sysfs_init() from the arrays of attributes, NULL-terminated */
+static struct attribute *rf_root_attrs[ARRAY_SIZE(rf_root_attr) + 1];
 
 static const struct attribute_group rf_root_group = {
 	.attrs = rf_root_attrs,
@@ -73,9 +68,14 @@ static const struct attribute_group rf_root_group = {
 
 /* ---- hooks/<name> ---- */
 
-static ssize_t rf_hook_show(unsigned int id, char *buf)
+struct rf_hook_attr {
+	struct kobj_attribute attr;
+	unsigned int id;		/* enum rf_hook_id */
+};
+
+static ssize_t rf_hook_show(struct kobject *kobj, struct kobj_attribute *attr, char *buf)
 {
-	struct rf_hook *h = &rf_hooks[id];
+	struct rf_hook *h = &rf_hooks[container_of(attr, struct rf_hook_attr, attr)->id];
 	ssize_t n;
 
 	mutex_lock(&rf_arm_lock);
@@ -100,26 +100,15 @@ static ssize_t rf_hook_show(unsigned int id, char *buf)
 	return n;
 }
 
-#define RF_HOOK_ATTR(_name, _id)						\
-static ssize_t _name##_show(struct kobject *kobj, struct kobj_attribute *attr,	\
-			    char *buf)						\
-{										\
-	return rf_hook_show(_id, buf);						\
-}										\
-static struct kobj_attribute rf_attr_##_name = __ATTR_RO(_name)
-
-RF_HOOK_ATTR(pci_probe, RF_HOOK_PCI_PROBE);
-RF_HOOK_ATTR(noretry_set, RF_HOOK_NORETRY_SET);
-RF_HOOK_ATTR(vm_adjust_size, RF_HOOK_VM_ADJUST_SIZE);
-RF_HOOK_ATTR(get_vm_pte, RF_HOOK_GET_VM_PTE);
-
-static struct attribute *rf_hooks_attrs[] = {
-	&rf_attr_pci_probe.attr,
-	&rf_attr_noretry_set.attr,
-	&rf_attr_vm_adjust_size.attr,
-	&rf_attr_get_vm_pte.attr,
-	NULL,
+static struct rf_hook_attr rf_hook_attr[] = {
+#define RDNAFIX_HOOK_FILE(_name, _id) {						\
+		.attr = __ATTR(_name, 0444, rf_hook_show, NULL),		\
+		.id = RF_HOOK_##_id,						\
+	},
+#include "rdnafix_sysfs_files.h"
 };
+
+static struct attribute *rf_hooks_attrs[ARRAY_SIZE(rf_hook_attr) + 1];
 
 static const struct attribute_group rf_hooks_group = {
 	.attrs = rf_hooks_attrs,
@@ -137,142 +126,122 @@ static struct rf_dev *rf_dev_of(struct kobject *kobj)
 	return NULL;
 }
 
+/*
+ * One device's values as its files show them, taken under rf_lock; each
+ * member is named after its file (rdnafix_sysfs_files.h).
+ */
 struct rf_dev_snap {
-	u16 vendor;
-	u16 device;
-	bool targeted;
-	int noretry_req;
+	char pci_id[10];				/* "1002:73df" */
+	char gfx_target[16];
+	char generation[8];
+	char reason[2 * RDNAFIX_REASON_MAX + 2];	/* reason; note */
+	int targeted;
+	int noretry_requested;
 	int noretry_applied;
-	int fragment_req;
-	int fragment_applied;
-	char reason[RDNAFIX_REASON_MAX];
-	char note[RDNAFIX_REASON_MAX];
+	int fragment_size_requested;
+	int fragment_size_applied;
+	int mtype_sysmem;
+	int mtype_vram;
+	s64 pte_calls;
+	s64 pte_rewrites;
+	s64 pte_would_rewrite;
 };
 
 static bool rf_dev_snapshot(struct kobject *kobj, struct rf_dev_snap *s)
 {
 	struct rf_dev *d = rf_dev_of(kobj);
+	const struct rdnafix_gpu_id *id;
 	unsigned long flags;
+	u16 vendor, device;
 
 	if (!d)
 		return false;
 	raw_spin_lock_irqsave(&rf_lock, flags);
-	s->vendor = d->vendor;
-	s->device = d->device;
-	s->targeted = d->targeted;
-	s->noretry_req = d->noretry_req;
+	vendor = d->vendor;
+	device = d->device;
+	s->targeted = d->targeted ? 1 : 0;
+	s->noretry_requested = d->noretry_req;
 	s->noretry_applied = d->noretry_applied;
-	s->fragment_req = d->fragment_req;
-	s->fragment_applied = d->fragment_applied;
-	memcpy(s->reason, d->reason, sizeof(s->reason));
-	memcpy(s->note, d->note, sizeof(s->note));
+	s->fragment_size_requested = d->fragment_req;
+	s->fragment_size_applied = d->fragment_applied;
+	scnprintf(s->reason, sizeof(s->reason), "%s%s%s", d->reason,
+		  d->note[0] ? "; " : "", d->note);
 	raw_spin_unlock_irqrestore(&rf_lock, flags);
+
+	id = rdnafix_gpu_lookup(vendor, device);
+	scnprintf(s->pci_id, sizeof(s->pci_id), "%04x:%04x", vendor, device);
+	strscpy(s->gfx_target, id ? id->target : "unknown", sizeof(s->gfx_target));
+	strscpy(s->generation, rdnafix_gen_name(id ? id->gen : RDNAFIX_GEN_OTHER),
+		sizeof(s->generation));
+	s->mtype_sysmem = s->targeted ? READ_ONCE(rf_mtype_sysmem) : RDNAFIX_MTYPE_KEEP;
+	s->mtype_vram = s->targeted ? READ_ONCE(rf_mtype_vram) : RDNAFIX_MTYPE_KEEP;
+	s->pte_calls = atomic64_read(&d->pte_calls);
+	s->pte_rewrites = atomic64_read(&d->pte_rewrites);
+	s->pte_would_rewrite = atomic64_read(&d->pte_would);
 	return true;
 }
 
-enum rf_dev_field {
-	RF_F_PCI_ID,
-	RF_F_GFX_TARGET,
-	RF_F_GENERATION,
-	RF_F_TARGETED,
-	RF_F_REASON,
-	RF_F_NORETRY_REQ,
-	RF_F_NORETRY_APPLIED,
-	RF_F_FRAGMENT_REQ,
-	RF_F_FRAGMENT_APPLIED,
-	RF_F_MTYPE_SYSMEM,
-	RF_F_MTYPE_VRAM,
-	RF_F_PTE_CALLS,
-	RF_F_PTE_REWRITES,
-	RF_F_PTE_WOULD,
+/* A devices/<BDF>/ file: the attribute and the member of the snapshot it shows. */
+struct rf_dev_attr {
+	struct kobj_attribute attr;
+	size_t field;			/* offsetof(struct rf_dev_snap, <member>) */
 };
 
-static ssize_t rf_dev_show(struct kobject *kobj, unsigned int field, char *buf)
+/* The member of @s that @attr shows. */
+static const void *rf_dev_field(const struct rf_dev_snap *s, struct kobj_attribute *attr)
 {
-	const struct rdnafix_gpu_id *id;
+	return (const char *)s + container_of(attr, struct rf_dev_attr, attr)->field;
+}
+
+/* One show function per kind of value (the kind column of the list). */
+static ssize_t rf_dev_str_show(struct kobject *kobj, struct kobj_attribute *attr, char *buf)
+{
 	struct rf_dev_snap s;
-	struct rf_dev *d;
 
 	if (!rf_dev_snapshot(kobj, &s))
 		return -ENODEV;
-	d = rf_dev_of(kobj);
-	id = rdnafix_gpu_lookup(s.vendor, s.device);
-	switch (field) {
-	case RF_F_PCI_ID:
-		return sysfs_emit(buf, "%04x:%04x\n", s.vendor, s.device);
-	case RF_F_GFX_TARGET:
-		return sysfs_emit(buf, "%s\n", id ? id->target : "unknown");
-	case RF_F_GENERATION:
-		return sysfs_emit(buf, "%s\n", rdnafix_gen_name(id ? id->gen : RDNAFIX_GEN_OTHER));
-	case RF_F_TARGETED:
-		return sysfs_emit(buf, "%d\n", s.targeted ? 1 : 0);
-	case RF_F_REASON:
-		return sysfs_emit(buf, "%s%s%s\n", s.reason, s.note[0] ? "; " : "", s.note);
-	case RF_F_NORETRY_REQ:
-		return sysfs_emit(buf, "%d\n", s.noretry_req);
-	case RF_F_NORETRY_APPLIED:
-		return sysfs_emit(buf, "%d\n", s.noretry_applied);
-	case RF_F_FRAGMENT_REQ:
-		return sysfs_emit(buf, "%d\n", s.fragment_req);
-	case RF_F_FRAGMENT_APPLIED:
-		return sysfs_emit(buf, "%d\n", s.fragment_applied);
-	case RF_F_MTYPE_SYSMEM:
-		return sysfs_emit(buf, "%s\n", rdnafix_mtype_name(s.targeted ?
-				  READ_ONCE(rf_mtype_sysmem) : RDNAFIX_MTYPE_KEEP));
-	case RF_F_MTYPE_VRAM:
-		return sysfs_emit(buf, "%s\n", rdnafix_mtype_name(s.targeted ?
-				  READ_ONCE(rf_mtype_vram) : RDNAFIX_MTYPE_KEEP));
-	case RF_F_PTE_CALLS:
-		return sysfs_emit(buf, "%lld\n", (long long)atomic64_read(&d->pte_calls));
-	case RF_F_PTE_REWRITES:
-		return sysfs_emit(buf, "%lld\n", (long long)atomic64_read(&d->pte_rewrites));
-	case RF_F_PTE_WOULD:
-		return sysfs_emit(buf, "%lld\n", (long long)atomic64_read(&d->pte_would));
-	default:
-		return -EINVAL;
-	}
+	return sysfs_emit(buf, "%s\n", (const char *)rf_dev_field(&s, attr));
 }
 
-#define RF_DEV_ATTR(_name, _field)						\
-static ssize_t _name##_show(struct kobject *kobj, struct kobj_attribute *attr,	\
-			    char *buf)						\
-{										\
-	return rf_dev_show(kobj, _field, buf);					\
-}										\
-static struct kobj_attribute rf_attr_##_name = __ATTR_RO(_name)
+static ssize_t rf_dev_int_show(struct kobject *kobj, struct kobj_attribute *attr, char *buf)
+{
+	struct rf_dev_snap s;
 
-RF_DEV_ATTR(pci_id, RF_F_PCI_ID);
-RF_DEV_ATTR(gfx_target, RF_F_GFX_TARGET);
-RF_DEV_ATTR(generation, RF_F_GENERATION);
-RF_DEV_ATTR(targeted, RF_F_TARGETED);
-RF_DEV_ATTR(reason, RF_F_REASON);
-RF_DEV_ATTR(noretry_requested, RF_F_NORETRY_REQ);
-RF_DEV_ATTR(noretry_applied, RF_F_NORETRY_APPLIED);
-RF_DEV_ATTR(fragment_size_requested, RF_F_FRAGMENT_REQ);
-RF_DEV_ATTR(fragment_size_applied, RF_F_FRAGMENT_APPLIED);
-RF_DEV_ATTR(mtype_sysmem, RF_F_MTYPE_SYSMEM);
-RF_DEV_ATTR(mtype_vram, RF_F_MTYPE_VRAM);
-RF_DEV_ATTR(pte_calls, RF_F_PTE_CALLS);
-RF_DEV_ATTR(pte_rewrites, RF_F_PTE_REWRITES);
-RF_DEV_ATTR(pte_would_rewrite, RF_F_PTE_WOULD);
+	if (!rf_dev_snapshot(kobj, &s))
+		return -ENODEV;
+	return sysfs_emit(buf, "%d\n", *(const int *)rf_dev_field(&s, attr));
+}
 
-static struct attribute *rf_dev_attrs[] = {
-	&rf_attr_pci_id.attr,
-	&rf_attr_gfx_target.attr,
-	&rf_attr_generation.attr,
-	&rf_attr_targeted.attr,
-	&rf_attr_reason.attr,
-	&rf_attr_noretry_requested.attr,
-	&rf_attr_noretry_applied.attr,
-	&rf_attr_fragment_size_requested.attr,
-	&rf_attr_fragment_size_applied.attr,
-	&rf_attr_mtype_sysmem.attr,
-	&rf_attr_mtype_vram.attr,
-	&rf_attr_pte_calls.attr,
-	&rf_attr_pte_rewrites.attr,
-	&rf_attr_pte_would_rewrite.attr,
-	NULL,
+static ssize_t rf_dev_mtype_show(struct kobject *kobj, struct kobj_attribute *attr, char *buf)
+{
+	struct rf_dev_snap s;
+
+	if (!rf_dev_snapshot(kobj, &s))
+		return -ENODEV;
+	return sysfs_emit(buf, "%s\n", rdnafix_mtype_name(*(const int *)rf_dev_field(&s, attr)));
+}
+
+static ssize_t rf_dev_u64_show(struct kobject *kobj, struct kobj_attribute *attr, char *buf)
+{
+	struct rf_dev_snap s;
+
+	if (!rf_dev_snapshot(kobj, &s))
+		return -ENODEV;
+	return sysfs_emit(buf, "%lld\n", (long long)*(const s64 *)rf_dev_field(&s, attr));
+}
+
+static struct rf_dev_attr rf_dev_attr[] = {
+#define RDNAFIX_DEV_FILE(_name, _kind) {					\
+		.attr = {							\
+			.attr = { .name = #_name, .mode = 0444 },		\
+			.show = rf_dev_##_kind##_show,				\
+		},								\
+		.field = offsetof(struct rf_dev_snap, _name),			\
+	},
+#include "rdnafix_sysfs_files.h"
 };
+
+static struct attribute *rf_dev_attrs[ARRAY_SIZE(rf_dev_attr) + 1];
 
 static const struct attribute_group rf_dev_group = {
 	.attrs = rf_dev_attrs,
@@ -324,8 +293,16 @@ void rf_sysfs_kick(void)
 
 int rf_sysfs_init(void)
 {
+	unsigned int i;
 	int ret;
 
+	BUILD_BUG_ON(ARRAY_SIZE(rf_hook_attr) != RF_HOOK_COUNT);
+	for (i = 0; i < ARRAY_SIZE(rf_root_attr); i++)
+		rf_root_attrs[i] = &rf_root_attr[i].attr;
+	for (i = 0; i < ARRAY_SIZE(rf_hook_attr); i++)
+		rf_hooks_attrs[i] = &rf_hook_attr[i].attr.attr;
+	for (i = 0; i < ARRAY_SIZE(rf_dev_attr); i++)
+		rf_dev_attrs[i] = &rf_dev_attr[i].attr.attr;
 	rf_root_kobj = kobject_create_and_add("rdnafix", kernel_kobj);
 	if (!rf_root_kobj)
 		return -ENOMEM;

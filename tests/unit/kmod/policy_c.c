@@ -70,3 +70,19 @@ unsigned int c_table_size(void)
 	rdnafix_gpu_table(&n);
 	return n;
 }
+
+unsigned int c_sysfs_dev_file_count(void)
+{
+	unsigned int n;
+
+	rdnafix_sysfs_dev_files(&n);
+	return n;
+}
+
+const char *c_sysfs_dev_file(unsigned int i)
+{
+	unsigned int n;
+	const char *const *names = rdnafix_sysfs_dev_files(&n);
+
+	return i < n ? names[i] : 0;
+}

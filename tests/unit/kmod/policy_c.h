@@ -18,6 +18,9 @@ int c_pte_apply(uint64_t pte, int sys, int vram, int dry_run, uint64_t *out);
 int c_targeted(const char *targets, const char *exclude, uint16_t vendor, uint16_t device,
 	       const char *bdf);
 unsigned int c_table_size(void);
+/* rdnafix_sysfs_dev_files() compiled as C: the count, and name @i (NULL past the end) */
+unsigned int c_sysfs_dev_file_count(void);
+const char *c_sysfs_dev_file(unsigned int i);
 
 #ifdef __cplusplus
 }
