@@ -3,13 +3,14 @@
  * rdnafix policy, part of rdnafix_policy.h (include that): the GFX10 PTE
  * layout and the MTYPE rewrite applied to each PTE amdgpu writes.
  *
- * Facts used here (verified in the upstream amdgpu sources, see
- * docs/kernel-module.md for the citations):
- *   - amdgpu_vm.h: AMDGPU_PTE_SYSTEM is bit 1, AMDGPU_PTE_PRT is bit 51,
- *     AMDGPU_PTE_MTYPE_NV10(a) is (a) << 48 with a 3-bit mask, so the GFX10
- *     MTYPE field is PTE bits 50:48.
- *   - navi10_enum.h: MTYPE_NC = 0, MTYPE_WC = 1, MTYPE_CC = 2 (TCC_MTYPE)
- *     and MTYPE_UC = 3 (MTYPE).
+ * Facts used here (upstream Linux 6.1, 6.12 and 7.2; docs/amdgpu-facts.md
+ * section 3):
+ *   - drivers/gpu/drm/amd/amdgpu/amdgpu_vm.h: AMDGPU_PTE_SYSTEM is bit 1,
+ *     AMDGPU_PTE_PRT is bit 51, AMDGPU_PTE_MTYPE_NV10 puts the MTYPE at
+ *     bit 48 with a 3-bit mask, so the GFX10 MTYPE field is PTE bits 50:48.
+ *   - drivers/gpu/drm/amd/include/navi10_enum.h: MTYPE_NC = 0,
+ *     MTYPE_WC = 1, MTYPE_CC = 2 (enum TCC_MTYPE) and MTYPE_UC = 3
+ *     (enum MTYPE).
  */
 #ifndef RDNAFIX_PTE_H
 #define RDNAFIX_PTE_H

@@ -4,7 +4,9 @@
  * module named "amdgpu" and loaded INSTEAD of the real driver, in a VM.
  *
  * It defines the functions rdnafix hooks, with the exact prototypes of the
- * kernel it is built for (docs: amdgpu-internals.md section 2.1), and the
+ * kernel it is built for (drivers/gpu/drm/amd/amdgpu/ amdgpu_drv.c,
+ * amdgpu_gmc.c, amdgpu_vm.c, gmc_v10_0.c at Linux 6.1, 6.12 and 7.2;
+ * docs/amdgpu-facts.md section 2.1), and the
  * module parameters "noretry" (int, 0644) and "vm_fragment_size" (int,
  * 0444) like amdgpu.  The functions are noipa (no inlining, no cloning),
  * so kprobes land on the same kind of symbol as in amdgpu.
