@@ -8,7 +8,8 @@ mkdir -p "$OUT"
 {
 	sed -n '1,/@RDNAFIX_KERNEL_SOURCE@/p' "$GPU/kernel_source.cpp.in" | sed '$d'
 	printf '\tstatic const std::string s = R"RDNAFIXKERNEL('
-	cat "$GPU/kernels/validate_kernels.cu"
+	# the kernel pieces in file-name order, as gpu/CMakeLists.txt embeds them
+	LC_ALL=C cat "$GPU"/kernels/*.cu
 	printf ')RDNAFIXKERNEL";\n'
 	sed -n '/@RDNAFIX_KERNEL_SOURCE@/,$p' "$GPU/kernel_source.cpp.in" | sed '1d'
 } >"$OUT/kernel_source.cpp"
