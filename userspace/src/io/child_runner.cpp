@@ -247,7 +247,7 @@ ChildOutcome run_in_fork(double timeout_s, const std::function<std::string()> &f
 	wr.reset();
 	const auto deadline = t0 + seconds(timeout_s);
 	for (;;) {
-		const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());
+		const auto left = std::chrono::ceil<std::chrono::milliseconds>(deadline - Clock::now());
 		if (left.count() <= 0) {
 			o.timed_out = true;
 			break;
