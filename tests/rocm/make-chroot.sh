@@ -8,7 +8,7 @@ set -euo pipefail
 
 ROOT=${1:-${RDNAFIX_ROCM_CHROOT:-/var/cache/rdnafix/rocm-sid}}
 MIRROR=${RDNAFIX_DEBIAN_MIRROR:-http://deb.debian.org/debian}
-# Packages under test (rocm-userspace.md section 1): HIP 6.4.3 runtime, the
+# Packages under test (docs/rocm-facts.md §1): HIP 6.4.3 runtime, the
 # separate hiprtc library, its builtin headers, and comgr (which libhiprtc6
 # does not depend on although it needs it).
 PKGS="libamdhip64-6 libhiprtc6 libhiprtc-builtins6 libamd-comgr3"

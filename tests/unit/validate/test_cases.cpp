@@ -27,7 +27,7 @@ TEST_CASE("case registry: conv2d coverage required by the issue", "[cases]")
 	std::set<int> ksizes;
 	bool stride2 = false, pad = false, dil = false, grouped = false, depthwise = false, b1 = false, b32 = false,
 	     odd = false, f16 = false, asym = false;
-	std::set<MemPlace> mems;
+	std::set<MemKind> mems;
 	for (const auto &c : all_cases()) {
 		if (c.kind != CaseKind::conv2d)
 			continue;

@@ -14,6 +14,8 @@
 #include "isolation.hpp"
 
 using namespace rdnafix::validate;
+using rdnafix::io::ChildSpec;
+using rdnafix::io::run_child;
 
 namespace {
 
@@ -227,7 +229,9 @@ TEST_CASE("SIGTERM to rdnactl also ends the case child it is waiting for", "[cli
 		 std::string(RDNACTL_PATH) +
 			 " validate --case selftest.hang-ignore-term --timeout 60 --no-history --device 42 & p=$!; "
 			 "sleep 1; kill -TERM $p; wait $p; echo rdnactl-status=$?; sleep 0.5; "
-			 "pgrep -f '[c]hild-case selftest.hang-ignore-term .*device 42' >/dev/null && echo child-alive "
+			 "pgrep -f '[_]_child case .*\"case\":\"selftest.hang-ignore-term\".*\"device\":42' >/dev/null "
+			 "&& "
+			 "echo child-alive "
 			 "|| "
 			 "echo child-gone"},
 		30,

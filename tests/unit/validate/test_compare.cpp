@@ -7,7 +7,7 @@
 #include <limits>
 
 #include "cases.hpp"
-#include "child.hpp"
+#include "cases/kinds.hpp"
 #include "compare.hpp"
 #include "conv_ref.hpp"
 
@@ -99,8 +99,7 @@ TEST_CASE("error injection corrupts exactly one element and makes the case fail"
 	REQUIRE(v[2] == -3.0f + 1000.0f * 4.0f);
 }
 
-#include "report.hpp"
-#include "torch_case.hpp"
+#include "render.hpp"
 
 TEST_CASE("torch verdict: documented tolerances decide, skips pass through", "[compare][torch]")
 {
@@ -139,7 +138,7 @@ TEST_CASE("exit code and table: 0 only when every case passed or skipped", "[rep
 		b.status = s;
 		REQUIRE(exit_code_for({a, b}) == 1);
 	}
-	const auto t = format_table({a, b});
+	const auto t = render_table({a, b});
 	REQUIRE(t.find("case") == 0);
 	REQUIRE(t.find("1234.5") != std::string::npos);
 	REQUIRE(t.find("error") != std::string::npos);

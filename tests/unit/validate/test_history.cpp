@@ -50,9 +50,9 @@ TEST_CASE("a version-1 database is migrated to the current schema with its data 
 {
 	TempDb t;
 	{
-		sql::Db db(t.path);
+		auto db = rdnafix::io::sqlite::open(t.path);
 		db.exec(history_migrations()[0]); // exactly what rdnactl 0.1 with schema v1 created
-		db.set_user_version(1);
+		rdnafix::io::sqlite::set_user_version(db, 1);
 		db.exec("INSERT INTO runs (id, started_at, kernel_release, device) VALUES "
 			"(1, '2026-10-01T10:00:00Z', '6.1.0-26-amd64', 'gpu0'), "
 			"(2, '2026-11-01T10:00:00Z', '6.12.9-amd64', 'gpu0');"
@@ -61,7 +61,7 @@ TEST_CASE("a version-1 database is migrated to the current schema with its data 
 			"(2, 'conv.a.f32', 'fail', 990.0, NULL), (2, 'stream.copy-triad', 'pass', NULL, 300.0);");
 	}
 	History h(t.path);
-	REQUIRE(h.db().user_version() == kHistorySchemaVersion);
+	REQUIRE(rdnafix::io::sqlite::user_version(h.db()) == kHistorySchemaVersion);
 	const auto runs = h.runs();
 	REQUIRE(runs.size() == 2);
 	REQUIRE(runs[0].info.kernel_release == "6.1.0-26-amd64");
@@ -79,8 +79,8 @@ TEST_CASE("a database newer than this rdnactl is refused with a clear message", 
 {
 	TempDb t;
 	{
-		sql::Db db(t.path);
-		db.set_user_version(kHistorySchemaVersion + 1);
+		auto db = rdnafix::io::sqlite::open(t.path);
+		rdnafix::io::sqlite::set_user_version(db, kHistorySchemaVersion + 1);
 	}
 	try {
 		History h(t.path);
@@ -126,9 +126,9 @@ TEST_CASE("a recorded run reads back with its parameters and figures", "[history
 	REQUIRE(runs[0].cases[0].max_abs == 1e-6);
 	REQUIRE(runs[0].cases[1].status == Status::crash);
 	REQUIRE(runs[0].cases[1].reason == "signal 11");
-	sql::Stmt st(h.db(), "SELECT kernel_log FROM results WHERE case_name = 'selftest.segv'");
-	REQUIRE(st.step());
-	REQUIRE(st.text(0).find("\"client\":\"TCP\"") != std::string::npos);
+	SQLite::Statement st(h.db(), "SELECT kernel_log FROM results WHERE case_name = 'selftest.segv'");
+	REQUIRE(st.executeStep());
+	REQUIRE(st.getColumn(0).getString().find("\"client\":\"TCP\"") != std::string::npos);
 }
 
 TEST_CASE("default history location: root, XDG_STATE_HOME, ~/.local/state", "[history]")

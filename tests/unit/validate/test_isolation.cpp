@@ -1,22 +1,35 @@
-// Isolation: the real rdnactl binary re-executes itself for hidden selftest
-// cases that crash, abort, hang, ignore SIGTERM, write garbage or exit silently.
-// The parent (this test, through run_child/classify_child, and rdnactl itself
-// in test_cli.cpp) must survive and report each one, within the timeout.
+// Isolation: the real rdnactl binary runs hidden selftest cases as internal
+// children (`rdnactl __child case <request>`, protocol.hpp) that crash, abort,
+// hang, ignore SIGTERM, write garbage or exit silently.  The parent (this test,
+// through io::run_child/classify_child, and rdnactl itself in test_cli.cpp)
+// must survive and report each one, within the timeout.
 #include <catch2/catch_test_macros.hpp>
 
 #include <csignal>
 
 #include "isolation.hpp"
+#include "protocol.hpp"
 
 using namespace rdnafix::validate;
+using rdnafix::io::ChildOutcome;
+using rdnafix::io::ChildSpec;
+using rdnafix::io::run_child;
 
 namespace {
+
+// argv of the internal child that runs case `name` with default options.
+std::vector<std::string> case_args(const std::string &name)
+{
+	CaseRequest r;
+	r.case_name = name;
+	return child_args(r);
+}
 
 CaseResult run_case(const std::string &name, double timeout = 20, double grace = 1)
 {
 	ChildSpec spec;
 	spec.exe = RDNACTL_PATH;
-	spec.args = {"validate", "--child-case", name};
+	spec.args = case_args(name);
 	spec.timeout_s = timeout;
 	spec.grace_s = grace;
 	return classify_child(name, run_child(spec), timeout);
@@ -50,7 +63,7 @@ TEST_CASE("an aborting child is a crash result with SIGABRT", "[isolation]")
 
 TEST_CASE("a hanging child is stopped by SIGTERM at the timeout", "[isolation]")
 {
-	ChildSpec spec{RDNACTL_PATH, {"validate", "--child-case", "selftest.hang"}, 1.0, 5.0};
+	ChildSpec spec{RDNACTL_PATH, case_args("selftest.hang"), 1.0, 5.0};
 	const auto o = run_child(spec);
 	REQUIRE(o.timed_out);
 	REQUIRE_FALSE(o.needed_kill);
@@ -65,7 +78,7 @@ TEST_CASE("a hanging child is stopped by SIGTERM at the timeout", "[isolation]")
 
 TEST_CASE("a child that ignores SIGTERM is killed with SIGKILL after the grace period", "[isolation]")
 {
-	ChildSpec spec{RDNACTL_PATH, {"validate", "--child-case", "selftest.hang-ignore-term"}, 1.0, 1.0};
+	ChildSpec spec{RDNACTL_PATH, case_args("selftest.hang-ignore-term"), 1.0, 1.0};
 	const auto o = run_child(spec);
 	REQUIRE(o.timed_out);
 	REQUIRE(o.needed_kill);

@@ -1,3 +1,4 @@
+#include "child_main.hpp"
 #include "commands.hpp"
 #include "rdnafix_version.hpp"
 
@@ -6,6 +7,9 @@
 
 int main(int argc, char **argv)
 {
+	// Internal children (validate's case and probe processes) never pass through the user's flags.
+	if (rdnafix::is_child_invocation(argc, argv))
+		return rdnafix::child_main(argc, argv);
 	CLI::App app{"rdnactl — inspect and fix ROCm/PyTorch on consumer AMD GPUs (RDNA1/RDNA2 and APUs)"};
 	app.set_version_flag("--version", std::string("rdnactl ") + RDNAFIX_VERSION);
 	app.require_subcommand(1);

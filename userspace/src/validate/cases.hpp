@@ -1,19 +1,19 @@
 #pragma once
-// The registry of validation cases.  Pure data.
+// The registry of validation cases: every case's definition, gathered from
+// the kinds in cases/ (one file per kind: its definitions, its host half and
+// its judge; cases/kinds.hpp).  Pure data.
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
-#include "conv_shape.hpp"
+#include "model.hpp"
 
 namespace rdnafix::validate {
 
 enum class CaseKind { conv2d, stream, capacity, transfers, torch, selftest };
-// Where the conv2d inputs and output live (the memory matrix).  Names match
-// gpu::memkind_name().
-enum class MemPlace { device, host_coherent, host_noncoherent, managed };
-const char *mem_place_name(MemPlace m);
+// conv2d, stream, capacity and transfers run on the GPU (the run probes the runtime first).
+bool needs_gpu(CaseKind k);
 
 struct CaseDef {
 	std::string name;
@@ -24,7 +24,7 @@ struct CaseDef {
 	// conv2d
 	ConvShape shape;
 	DType dtype = DType::f32;
-	MemPlace mem = MemPlace::device;
+	MemKind mem = MemKind::device; // where x, w and y live (the memory matrix)
 	// transfers
 	bool pinned = false;
 };

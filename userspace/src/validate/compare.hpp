@@ -13,7 +13,7 @@
 #include <span>
 #include <string>
 
-#include "conv_shape.hpp"
+#include "model.hpp"
 
 namespace rdnafix::validate {
 

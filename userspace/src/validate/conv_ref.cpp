@@ -8,7 +8,7 @@
 
 #include <fmt/format.h>
 
-#include "half.hpp"
+#include "model.hpp"
 
 namespace rdnafix::validate {
 
@@ -107,7 +107,7 @@ std::vector<float> random_inputs(std::size_t count, std::uint64_t seed, DType t)
 		z ^= z >> 31;
 		// 24 random bits -> [-1, 1)
 		const float f = float(double(z >> 40) / double(1u << 23) - 1.0);
-		e = t == DType::f16 ? round_to_half(f) : f;
+		e = t == DType::f16 ? half_round(f) : f;
 	}
 	return v;
 }

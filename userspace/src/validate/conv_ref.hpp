@@ -8,7 +8,7 @@
 #include <string_view>
 #include <vector>
 
-#include "conv_shape.hpp"
+#include "model.hpp"
 
 namespace rdnafix::validate {
 

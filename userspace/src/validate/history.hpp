@@ -1,7 +1,9 @@
 #pragma once
-// Validation history in SQLite: every run x case with the kernel, driver
-// parameters, runtime and results, so that a regression across a kernel upgrade
-// is visible.  Versioned schema (PRAGMA user_version) with forward migrations.
+// Validation history: every run x case with the kernel, driver parameters,
+// runtime and results, so that a regression across a kernel upgrade is
+// visible.  The store (history_store.cpp) is an SQLite database through
+// io/sqlite.hpp with a versioned schema (PRAGMA user_version) and forward
+// migrations; the regression decision (history.cpp) is pure.
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -9,8 +11,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "io/sqlite.hpp"
 #include "result.hpp"
-#include "sqlite.hpp"
 
 namespace rdnafix::validate {
 
@@ -53,18 +55,19 @@ std::string default_history_path(unsigned uid, const char *xdg_state_home, const
 class History {
 public:
 	// Opens the database and migrates it to kHistorySchemaVersion.  Throws
-	// sql::SqliteError, or std::runtime_error for a database newer than this rdnactl.
+	// std::runtime_error (SQLite::Exception is one), also for a database newer
+	// than this rdnactl.
 	explicit History(const std::string &path);
 	std::int64_t record(const RunInfo &run, const std::vector<CaseResult> &cases);
 	std::vector<StoredRun> runs(); // oldest first
-	sql::Db &db() { return db_; }
+	SQLite::Database &db() { return db_; }
 
 private:
-	sql::Db db_;
+	SQLite::Database db_;
 };
 
 // Brings `db` to kHistorySchemaVersion; returns the version it started at.
-int migrate_history(sql::Db &db);
+int migrate_history(SQLite::Database &db);
 
 struct Regression {
 	enum class Kind { status, throughput };

@@ -3,7 +3,6 @@
 #include <array>
 #include <cctype>
 #include <cerrno>
-#include <charconv>
 #include <cstring>
 
 #include <fcntl.h>
@@ -11,16 +10,22 @@
 
 #include <fmt/format.h>
 
+#include "core/parse.hpp"
+
 namespace rdnafix::validate {
 
 namespace {
 
-bool parse_u64(std::string_view s, std::uint64_t *out, int base = 10)
+// A decimal field of a record: digits only (core::parse_u64 also takes 0x-hex and blanks).
+bool parse_dec(std::string_view s, std::uint64_t *out)
 {
-	if (s.empty())
+	if (s.empty() || s.find_first_not_of("0123456789") != std::string_view::npos)
 		return false;
-	auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), *out, base);
-	return ec == std::errc() && p == s.data() + s.size();
+	const auto v = core::parse_u64(s);
+	if (!v)
+		return false;
+	*out = *v;
+	return true;
 }
 
 bool contains(std::string_view hay, std::string_view needle)
@@ -52,7 +57,7 @@ std::optional<KmsgRecord> parse_kmsg_record(std::string_view raw)
 	}
 	std::uint64_t prio = 0;
 	KmsgRecord r;
-	if (!parse_u64(f[0], &prio) || !parse_u64(f[1], &r.seq) || !parse_u64(f[2], &r.usec))
+	if (!parse_dec(f[0], &prio) || !parse_dec(f[1], &r.seq) || !parse_dec(f[2], &r.usec))
 		return std::nullopt;
 	r.level = int(prio & 7);
 	r.facility = int(prio >> 3);
@@ -118,10 +123,12 @@ std::optional<FaultStatus> find_fault_status(std::string_view line)
 	std::size_t hex_begin = at + suffix.size(), hex_end = hex_begin;
 	while (hex_end < line.size() && std::isxdigit(static_cast<unsigned char>(line[hex_end])))
 		++hex_end;
-	std::uint64_t v = 0;
-	if (hex_end - hex_begin > 8 || !parse_u64(line.substr(hex_begin, hex_end - hex_begin), &v, 16))
+	if (hex_end == hex_begin || hex_end - hex_begin > 8)
 		return std::nullopt;
-	return decode_fault_status(std::uint32_t(v), reg);
+	const auto v = core::parse_u64("0x" + std::string(line.substr(hex_begin, hex_end - hex_begin)));
+	if (!v)
+		return std::nullopt;
+	return decode_fault_status(std::uint32_t(*v), reg);
 }
 
 const char *log_kind_name(LogKind k)
@@ -188,8 +195,8 @@ std::vector<LogEvent> extract_events(const std::vector<std::string> &lines)
 
 KmsgWatch::KmsgWatch(const char *path)
 {
-	fd_ = ::open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-	if (fd_ < 0) {
+	fd_.reset(::open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC));
+	if (!fd_) {
 		const int e = errno;
 		note_ = fmt::format("kernel log not captured: cannot open {}: {}{}", path, std::strerror(e),
 				    e == EPERM || e == EACCES
@@ -199,27 +206,20 @@ KmsgWatch::KmsgWatch(const char *path)
 	}
 	// SEEK_END on /dev/kmsg moves to the end of the ring buffer: only records
 	// written from now on are read.
-	if (::lseek(fd_, 0, SEEK_END) < 0) {
+	if (::lseek(fd_.get(), 0, SEEK_END) < 0) {
 		note_ = fmt::format("kernel log not captured: lseek({}, SEEK_END): {}", path, std::strerror(errno));
-		::close(fd_);
-		fd_ = -1;
+		fd_.reset();
 	}
-}
-
-KmsgWatch::~KmsgWatch()
-{
-	if (fd_ >= 0)
-		::close(fd_);
 }
 
 std::vector<KmsgRecord> KmsgWatch::read_new()
 {
 	std::vector<KmsgRecord> out;
-	if (fd_ < 0)
+	if (!fd_)
 		return out;
 	std::array<char, 8192> buf; // one record per read(); records are < 8 KiB
 	for (int guard = 0; guard < 100000; ++guard) {
-		const ssize_t n = ::read(fd_, buf.data(), buf.size());
+		const ssize_t n = ::read(fd_.get(), buf.data(), buf.size());
 		if (n > 0) {
 			if (auto r = parse_kmsg_record(std::string_view(buf.data(), std::size_t(n))))
 				out.push_back(std::move(*r));

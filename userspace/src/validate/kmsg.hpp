@@ -13,6 +13,8 @@
 #include <string_view>
 #include <vector>
 
+#include "io/unique_fd.hpp"
+
 namespace rdnafix::validate {
 
 struct KmsgRecord {
@@ -74,17 +76,14 @@ std::vector<LogEvent> extract_events(const std::vector<std::string> &lines);
 class KmsgWatch {
 public:
 	explicit KmsgWatch(const char *path = "/dev/kmsg");
-	~KmsgWatch();
-	KmsgWatch(const KmsgWatch &) = delete;
-	KmsgWatch &operator=(const KmsgWatch &) = delete;
 
-	bool ok() const { return fd_ >= 0; }
+	bool ok() const { return bool(fd_); }
 	const std::string &note() const { return note_; }
 	// Every record written since construction (or since the last call).
 	std::vector<KmsgRecord> read_new();
 
 private:
-	int fd_ = -1;
+	io::unique_fd fd_;
 	std::string note_;
 };
 

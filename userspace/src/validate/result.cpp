@@ -48,9 +48,9 @@ bool is_failure(Status s)
 	return s != Status::pass && s != Status::skip;
 }
 
-nlohmann::json to_json(const CaseResult &r)
+void to_json(nlohmann::json &j, const CaseResult &r)
 {
-	nlohmann::json j;
+	j = nlohmann::json::object();
 	j["name"] = r.name;
 	j["status"] = status_name(r.status);
 	if (!r.reason.empty())
@@ -89,14 +89,13 @@ nlohmann::json to_json(const CaseResult &r)
 	}
 	if (!r.output_tail.empty())
 		j["output_tail"] = r.output_tail;
-	return j;
 }
 
-CaseResult case_from_json(const nlohmann::json &j)
+void from_json(const nlohmann::json &j, CaseResult &r)
 {
 	if (!j.is_object())
 		throw std::runtime_error("result is not a JSON object");
-	CaseResult r;
+	r = CaseResult{};
 	if (!j.contains("status") || !j["status"].is_string())
 		throw std::runtime_error("field 'status' is missing or not a string");
 	const auto st = parse_status(j["status"].get<std::string>());
@@ -118,7 +117,6 @@ CaseResult case_from_json(const nlohmann::json &j)
 		r.seconds = *s;
 	if (j.contains("details"))
 		r.details = j["details"];
-	return r;
 }
 
 } // namespace rdnafix::validate

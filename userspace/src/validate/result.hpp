@@ -30,9 +30,10 @@ struct CaseResult {
 	std::string output_tail;     // last lines the child wrote to stdout/stderr
 };
 
-// The protocol between the case child and the parent: a single JSON object.
-nlohmann::json to_json(const CaseResult &r);
+// The case child's reply to the parent (one JSON object on fd 3), also the
+// "cases" entries of `validate --json` and the kernel_log column of history.
+void to_json(nlohmann::json &j, const CaseResult &r);
 // Throws std::runtime_error with a message naming the bad field.
-CaseResult case_from_json(const nlohmann::json &j);
+void from_json(const nlohmann::json &j, CaseResult &r);
 
 } // namespace rdnafix::validate

@@ -1,6 +1,6 @@
 // Fake libamdhip64 exporting every entry point rdnactl needs, behaving like
-// the real HIP 6.4.3 runtime on a machine without a GPU (rocm-userspace.md
-// s2: hipInit and hipGetDeviceCount return 100 hipErrorNoDevice, the version
+// the real HIP 6.4.3 runtime on a machine without a GPU (docs/rocm-facts.md
+// §2: hipInit and hipGetDeviceCount return 100 hipErrorNoDevice, the version
 // query still works).  Mock at the GPU boundary; the real runtime is tested
 // in tests/rocm/run.sh.
 extern "C" {

@@ -1,7 +1,7 @@
 // Fake hiprtc + comgr in one library (mock at the GPU boundary) to test the
 // compile isolation: FAKE_HIPRTC_MODE=abort|segv|hang|error|ok decides what
 // hiprtcCreateProgram / hiprtcCompileProgram do.  The real hiprtc aborts on
-// unknown targets and segfaults without comgr (rocm-userspace.md s0.3).
+// unknown targets and segfaults without comgr (docs/rocm-facts.md §0, item 3).
 #include <csignal>
 #include <cstdlib>
 #include <cstring>

@@ -26,32 +26,6 @@ void Driver::check(int code, const char *call)
 	}
 }
 
-const char *memkind_name(MemKind k)
-{
-	switch (k) {
-	case MemKind::device:
-		return "device";
-	case MemKind::host_coherent:
-		return "host-coherent";
-	case MemKind::host_noncoherent:
-		return "host-noncoherent";
-	case MemKind::managed:
-		return "managed";
-	case MemKind::pageable:
-		return "pageable";
-	}
-	return "?";
-}
-
-std::optional<MemKind> parse_memkind(const std::string &s)
-{
-	for (MemKind k :
-	     {MemKind::device, MemKind::host_coherent, MemKind::host_noncoherent, MemKind::managed, MemKind::pageable})
-		if (s == memkind_name(k))
-			return k;
-	return std::nullopt;
-}
-
 // ---------------------------------------------------------------- RAII handles
 Buffer::Buffer(Driver *drv, MemKind kind, std::size_t bytes, void *host, std::uint64_t dev)
     : drv_(drv), kind_(kind), bytes_(bytes), host_(host), dev_(dev)

@@ -5,7 +5,7 @@
 // (libcuda.so.1 + libnvrtc) is loaded with dlopen at run time through
 // hand-written typedefs: building rdnactl needs no GPU SDK.  The two runtimes
 // differ only in a table of entry points (class Driver in driver.hpp); the
-// kernel source text is the same for both (kernels/validate_kernels.cu).
+// kernel source text is the same for both (kernels/*.cu).
 //
 // Errors: every call that can fail throws GpuError (runtime error code, its
 // name/text, and which call failed).  probe() never throws: it reports.
@@ -16,6 +16,8 @@
 #include <stdexcept>
 #include <string>
 #include <vector>
+
+#include "model.hpp"
 
 namespace rdnafix::gpu {
 
@@ -161,18 +163,11 @@ protected:
 std::unique_ptr<Rtc> load_rtc(const ProbeResult &probe, const SearchConfig &cfg, std::string *why);
 
 // ---------------------------------------------------------------- memory
-enum class MemKind {
-	device,           // hipMalloc / cuMemAlloc
-	host_coherent,    // HIP: hipHostMalloc(Mapped|Coherent)     (RDNA: MTYPE_UC; fine-grained)
-			  // CUDA: cuMemHostAlloc(DEVICEMAP|PORTABLE) (plain pinned; always coherent on NVIDIA)
-	host_noncoherent, // HIP: hipHostMalloc(Mapped|NonCoherent)  (coarse-grained, cached)
-			  // CUDA: cuMemHostAlloc(DEVICEMAP|WRITECOMBINED): the closest analogue, NOT the same
-			  //       semantics (uncached write-combined on the CPU side)
-	managed,          // hipMallocManaged / cuMemAllocManaged (attach global)
-	pageable,         // malloc'ed host memory: only for transfers, not kernel-visible
-};
-const char *memkind_name(MemKind k); // "device", "host-coherent", "host-noncoherent", "managed", "pageable"
-std::optional<MemKind> parse_memkind(const std::string &s);
+// The memory kind is the validate model's (model.hpp: what each kind maps to
+// in HIP and CUDA); the runtime boundary uses it under this name.
+using validate::MemKind;
+using validate::memkind_name;
+using validate::parse_memkind;
 
 class Driver; // the entry-point table, driver.hpp
 

@@ -1,9 +1,12 @@
 #pragma once
-// The GPU halves of the validation cases.  The host side (case runner,
-// CPU reference, comparator) calls these inside the case's child process.
-// Each function does the GPU work and the timing; it does NOT decide pass/fail
-// of conv2d numbers (the comparator does), except for the self-checking
-// stream / capacity / transfer cases, which return their own error counts.
+// The GPU halves of the validation cases.  The host half (validate/cases/)
+// calls these inside the case's child process.  Each function does the GPU
+// work, the timing and the device-side counting (bad elements, bad words,
+// round trips); it does NOT decide pass/fail: each case kind's judge in
+// validate/cases/ does.
+//
+// Files: session.cpp (probe, device, compile/cache, kernel names),
+// conv2d.cpp, stream.cpp, capacity.cpp, transfers.cpp (one job each).
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -50,39 +53,17 @@ private:
 
 // All kernel names in the embedded source (compile() checks every one).
 const std::vector<std::string> &validation_kernel_names();
-// The embedded kernel source text (kernels/validate_kernels.cu).
+// The embedded kernel source text (kernels/*.cu in file-name order).
 const std::string &validation_kernel_source();
 
-// ---------------------------------------------------------------- fp16 helpers
-std::uint16_t float_to_half(float f); // round to nearest even, IEEE binary16
-float half_to_float(std::uint16_t h);
-inline float half_round(float f)
-{
-	return half_to_float(float_to_half(f));
-}
-
 // ---------------------------------------------------------------- conv2d
-enum class DType { f32, f16 }; // f16: fp16 storage, fp32 accumulation
-const char *dtype_name(DType t);
-
-struct ConvDesc {
-	int n = 1, c = 1, h = 1, w = 1; // input NCHW
-	int k = 1;                      // output channels
-	int r = 3, s = 3;               // kernel height/width: 1, 3, 5, 7
-	int stride_h = 1, stride_w = 1;
-	int pad_h = 0, pad_w = 0;
-	int dil_h = 1, dil_w = 1;
-	int groups = 1; // c % groups == 0 && k % groups == 0; depthwise: groups == c
+// The problem is the validate model's ConvShape (model.hpp, shared with the
+// CPU reference), plus what the GPU run needs: element type and bias.
+struct ConvDesc : validate::ConvShape {
 	bool bias = false;
-	DType dtype = DType::f32;
-
-	int p() const; // output height
-	int q() const; // output width
-	std::size_t x_elems() const;
-	std::size_t w_elems() const; // k * (c/groups) * r * s, layout [k][c/groups][r][s]
-	std::size_t y_elems() const; // n * k * p * q
-	double flops() const;        // 2 * n*k*p*q * (c/groups)*r*s
-	// "" if valid, else a message naming the bad field and what is valid.
+	validate::DType dtype = validate::DType::f32;
+	// ConvShape::check(), then the kernels' limits: r and s <= 7, each of
+	// x, w, y < 2^31 elements.  "" if valid.
 	std::string check() const;
 };
 
@@ -101,7 +82,7 @@ struct ConvResult {
 
 // Runs y = conv2d(x, w) (+ b) with x, w, b, y all in `mem`.  Host data is
 // float; for DType::f16 the inputs are rounded to fp16 on upload (use
-// half_round() on the reference inputs) and y is the fp16 result widened.
+// validate::half_round() on the reference inputs) and y is the fp16 result widened.
 // b may be empty when !desc.bias.  y is resized to desc.y_elems().  The output
 // buffer is poisoned (all bits set = NaN) before every launch, so an element
 // the kernel did not write reads back as NaN.  Throws GpuError (including

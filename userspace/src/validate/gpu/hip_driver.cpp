@@ -20,7 +20,7 @@ constexpr unsigned hipHostMallocNonCoherent = 0x80000000;
 constexpr unsigned hipMemAttachGlobal = 0x1;
 
 // hipDeviceProp_tR0600: offsets 288 (totalGlobalMem), 584 (pciBusID) and 1160
-// (gcnArchName) measured on Debian's 6.4.3 headers (rocm-userspace.md s2);
+// (gcnArchName) measured on Debian's 6.4.3 headers (docs/rocm-facts.md §2);
 // the others follow the same CUDA-12-compatible prefix of that struct.
 constexpr size_t kPropsSize = 1472;
 constexpr size_t kOffMultiProcessorCount = 388;

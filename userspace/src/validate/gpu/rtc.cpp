@@ -1,11 +1,7 @@
-// Run-time compilation: hiprtc (+ comgr target check, forked child) and NVRTC,
-// with an on-disk code-object cache.
+// Run-time compilation: hiprtc (+ comgr target check, compiled in a child
+// forked by io::run_in_fork) and NVRTC, with an on-disk code-object cache.
 #include <fcntl.h>
-#include <poll.h>
 #include <signal.h>
-#include <sys/stat.h>
-#include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -13,9 +9,11 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
-#include <set>
+#include <functional>
 
 #include "code_object.hpp"
+#include "io/child_runner.hpp"
+#include "io/unique_fd.hpp"
 #include "loader.hpp"
 
 namespace rdnafix::gpu {
@@ -99,57 +97,40 @@ void write_cached(const std::string &path, const std::vector<std::uint8_t> &code
 	std::error_code ec;
 	fs::create_directories(fs::path(path).parent_path(), ec);
 	std::string tmp = path + ".tmp." + std::to_string(getpid());
-	int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (fd < 0)
+	io::unique_fd fd(::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644));
+	if (!fd)
 		return; // cache is best effort
-	size_t off = 0;
-	bool ok = true;
-	while (off < code.size()) {
-		ssize_t n = ::write(fd, code.data() + off, code.size() - off);
-		if (n <= 0) {
-			ok = false;
-			break;
-		}
-		off += size_t(n);
-	}
-	ok = ok && fsync(fd) == 0;
-	ok = (::close(fd) == 0) && ok;
+	bool ok = io::write_all(fd.get(), std::string_view(reinterpret_cast<const char *>(code.data()), code.size()));
+	ok = ok && fsync(fd.get()) == 0;
+	ok = (::close(fd.release()) == 0) && ok;
 	if (!ok || rename(tmp.c_str(), path.c_str()) != 0)
 		unlink(tmp.c_str());
 }
 
-// ---------------------------------------------------------------- child process plumbing
-bool write_all(int fd, const void *p, size_t n)
-{
-	const char *c = static_cast<const char *>(p);
-	while (n) {
-		ssize_t w = ::write(fd, c, n);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return false;
-		c += w;
-		n -= size_t(w);
-	}
-	return true;
-}
-
-struct ChildOutcome {
+// ---------------------------------------------------------------- the compile child
+// What a compile returns: through io::run_in_fork for hiprtc, directly for NVRTC.
+struct CompileOutput {
 	int status = 0; // 0 ok, else compiler error code
 	std::string log;
 	std::vector<std::uint8_t> code;
 };
 
 // Serialised as: i32 status | u64 loglen | log | u64 codelen | code.
-void send_outcome(int fd, const ChildOutcome &o)
+std::string encode(const CompileOutput &o)
 {
-	std::uint64_t l = o.log.size(), c = o.code.size();
-	std::int32_t s = o.status;
-	write_all(fd, &s, sizeof s) && write_all(fd, &l, sizeof l) && write_all(fd, o.log.data(), l) &&
-		write_all(fd, &c, sizeof c) && write_all(fd, o.code.data(), c);
+	std::string b;
+	auto put = [&b](const void *p, std::size_t n) { b.append(static_cast<const char *>(p), n); };
+	const std::uint64_t l = o.log.size(), c = o.code.size();
+	const std::int32_t s = o.status;
+	put(&s, sizeof s);
+	put(&l, sizeof l);
+	put(o.log.data(), l);
+	put(&c, sizeof c);
+	put(o.code.data(), c);
+	return b;
 }
 
-bool parse_outcome(const std::string &buf, ChildOutcome &o)
+bool decode(const std::string &buf, CompileOutput &o)
 {
 	size_t p = 0;
 	auto take = [&](void *dst, size_t n) {
@@ -179,68 +160,23 @@ std::string signal_text(int sig)
 }
 
 // Runs `fn` in a forked child; the child's crash, abort or hang becomes a GpuError.
-template <typename Fn> ChildOutcome run_in_child(const std::string &what, int timeout_s, Fn fn)
+CompileOutput compile_in_fork(const std::string &what, int timeout_s, const std::function<CompileOutput()> &fn)
 {
-	int fds[2];
-	if (pipe2(fds, O_CLOEXEC) != 0)
-		throw GpuError(what, -1, std::string("pipe: ") + strerror(errno));
-	pid_t pid = fork();
-	if (pid < 0) {
-		close(fds[0]);
-		close(fds[1]);
-		throw GpuError(what, -1, std::string("fork: ") + strerror(errno));
-	}
-	if (pid == 0) {
-		close(fds[0]);
-		// The compiler's crash must end this child plainly: drop any handlers
-		// the parent installed (test frameworks, crash reporters).
-		for (int sig : {SIGSEGV, SIGABRT, SIGBUS, SIGILL, SIGFPE, SIGTERM, SIGINT})
-			signal(sig, SIG_DFL);
-		ChildOutcome o = fn();
-		send_outcome(fds[1], o);
-		_exit(0);
-	}
-	close(fds[1]);
-	std::string buf;
-	auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(timeout_s);
-	bool timed_out = false;
-	for (;;) {
-		auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline -
-										  std::chrono::steady_clock::now());
-		if (left.count() <= 0) {
-			timed_out = true;
-			break;
-		}
-		pollfd pfd{fds[0], POLLIN, 0};
-		int r = poll(&pfd, 1, int(std::min<long long>(left.count(), 1000)));
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r == 0)
-			continue;
-		char tmp[65536];
-		ssize_t n = read(fds[0], tmp, sizeof tmp);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			break;
-		buf.append(tmp, size_t(n));
-	}
-	close(fds[0]);
-	if (timed_out)
-		kill(pid, SIGKILL);
-	int st = 0;
-	while (waitpid(pid, &st, 0) < 0 && errno == EINTR) {
-	}
-	if (timed_out)
+	const io::ChildOutcome o = io::run_in_fork(timeout_s, [&] { return encode(fn()); });
+	if (!o.started)
+		throw GpuError(what, -1, o.start_error);
+	if (o.timed_out)
 		throw GpuError(what, -1, "compiler did not finish within " + std::to_string(timeout_s) + " s (killed)");
-	if (WIFSIGNALED(st))
+	if (o.signaled)
 		throw GpuError(what, -1,
-			       "compiler crashed: " + signal_text(WTERMSIG(st)) +
+			       "compiler crashed: " + signal_text(o.signal) +
 				       " (the run-time compiler died in its child process)");
-	ChildOutcome o;
-	if (!WIFEXITED(st) || WEXITSTATUS(st) != 0 || !parse_outcome(buf, o))
-		throw GpuError(what, -1, "compiler child exited abnormally (status " + std::to_string(st) + ")");
-	return o;
+	CompileOutput out;
+	if (!o.exited || o.exit_code != 0 || !decode(o.result, out))
+		throw GpuError(what, -1,
+			       "compiler child exited abnormally (status " +
+				       std::to_string(o.exited ? o.exit_code << 8 : 0) + ")");
+	return out;
 }
 
 // ---------------------------------------------------------------- hiprtc
@@ -256,9 +192,9 @@ struct RtcTable {
 	const char *(*error_string)(rtcResult);
 };
 
-ChildOutcome rtc_compile(const RtcTable &t, const CompileRequest &req, const std::vector<std::string> &opts)
+CompileOutput rtc_compile(const RtcTable &t, const CompileRequest &req, const std::vector<std::string> &opts)
 {
-	ChildOutcome o;
+	CompileOutput o;
 	void *prog = nullptr;
 	int e = t.create(&prog, req.source.c_str(), "rdnafix_validate.cu", 0, nullptr, nullptr);
 	if (e) {
@@ -317,7 +253,7 @@ public:
 			}
 		}
 		auto t0 = std::chrono::steady_clock::now();
-		ChildOutcome o = run_compile(req);
+		CompileOutput o = run_compile(req);
 		r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 		r.log = o.log;
 		if (o.status != 0)
@@ -335,7 +271,7 @@ public:
 
 protected:
 	virtual void check_target(const std::string &target) const = 0;
-	virtual ChildOutcome run_compile(const CompileRequest &req) = 0;
+	virtual CompileOutput run_compile(const CompileRequest &req) = 0;
 };
 
 class HipRtc final : public RtcBase {
@@ -389,12 +325,12 @@ private:
 			       "target '" + target + "' is not known to comgr (" + comgr_.path() +
 				       "); hiprtc would abort. Valid RDNA targets here: " + list);
 	}
-	ChildOutcome run_compile(const CompileRequest &req) override
+	CompileOutput run_compile(const CompileRequest &req) override
 	{
 		std::vector<std::string> opts = {"--offload-arch=" + req.target, "-O3"};
 		opts.insert(opts.end(), req.options.begin(), req.options.end());
-		return run_in_child("hiprtc (" + req.target + ")", fork_timeout_s_,
-				    [&] { return rtc_compile(t_, req, opts); });
+		return compile_in_fork("hiprtc (" + req.target + ")", fork_timeout_s_,
+				       [&] { return rtc_compile(t_, req, opts); });
 	}
 
 	DlHandle rtc_, comgr_;
@@ -447,7 +383,7 @@ private:
 		throw GpuError("compile", -1,
 			       "target '" + target + "' is not supported by NVRTC " + version_ + ": " + list);
 	}
-	ChildOutcome run_compile(const CompileRequest &req) override
+	CompileOutput run_compile(const CompileRequest &req) override
 	{
 		// NVRTC reports errors instead of aborting: compiled in-process.
 		std::vector<std::string> opts = {"--gpu-architecture=" + req.target, "--std=c++17"};

@@ -16,6 +16,7 @@
 #include "gpu_cases.hpp"
 
 namespace g = rdnafix::gpu;
+namespace v = rdnafix::validate;
 
 namespace {
 
@@ -120,7 +121,7 @@ void fill(std::vector<float> &v, std::mt19937_64 &rng, bool half)
 {
 	std::uniform_real_distribution<float> u(-1.f, 1.f);
 	for (auto &e : v)
-		e = half ? g::half_round(u(rng)) : u(rng);
+		e = half ? v::half_round(u(rng)) : u(rng);
 }
 
 double now_s()
@@ -186,21 +187,21 @@ int main(int argc, char **argv)
 			if (variant == 2 && tc_kernel.find("_tc_") == std::string::npos)
 				continue; // no tensor-core kernel for this shape: fp16 above was the portable one
 			// 0: fp32, 1: fp16 (tensor cores where the GPU has mma.sync), 2: fp16 portable kernel
-			g::DType dt = variant == 0 ? g::DType::f32 : g::DType::f16;
+			v::DType dt = variant == 0 ? v::DType::f32 : v::DType::f16;
 			bool tc = variant == 1;
 			g::ConvDesc d = sh.d;
 			d.dtype = dt;
 			std::vector<float> x(d.x_elems()), w(d.w_elems()), b(d.k), y;
-			fill(x, rng, dt == g::DType::f16);
-			fill(w, rng, dt == g::DType::f16);
-			fill(b, rng, dt == g::DType::f16);
+			fill(x, rng, dt == v::DType::f16);
+			fill(w, rng, dt == v::DType::f16);
+			fill(b, rng, dt == v::DType::f16);
 			try {
 				auto r = g::run_conv2d(*s, d, x, w, b, y, g::MemKind::device, 3, 20, tc);
 				if (variant == 1)
 					tc_kernel = r.kernel;
-				std::string label = variant == 2 ? "fp16port" : g::dtype_name(dt);
+				std::string label = variant == 2 ? "f16port" : v::dtype_name(dt);
 				Check c = check(d, x, w, b, y, rng);
-				double tol = dt == g::DType::f32 ? 1e-5 : 2e-3;
+				double tol = dt == v::DType::f32 ? 1e-5 : 2e-3;
 				bool ok = c.nan == 0 && c.max_scaled_err <= tol;
 				failures += !ok;
 				printf("RESULT conv %s %s n=%d c=%d h=%d w=%d k=%d r=%d s=%d st=%d pad=%d dil=%d g=%d "
@@ -210,7 +211,7 @@ int main(int argc, char **argv)
 				       c.max_scaled_err, c.nan, ok ? "PASS" : "FAIL");
 			} catch (const g::GpuError &e) {
 				++failures;
-				printf("RESULT conv %s %s ERROR %s\n", sh.name, g::dtype_name(dt), e.what());
+				printf("RESULT conv %s %s ERROR %s\n", sh.name, v::dtype_name(dt), e.what());
 			}
 			fflush(stdout);
 		}

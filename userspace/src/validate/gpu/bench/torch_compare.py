@@ -72,7 +72,7 @@ def main():
     print(f"{'shape':28s} {'dtype':5s} {'rdnafix GF/s':>12s} {'cuDNN GF/s':>11s} {'ratio':>6s}  kernel")
     ratios = {}
     for name, dt, p, gf, kern in convs:
-        ms, tgf = bench_torch(p, torch.float32 if dt == "fp32" else torch.float16)
+        ms, tgf = bench_torch(p, torch.float32 if dt == "f32" else torch.float16)
         r = gf / tgf
         ratios.setdefault((dt, p["r"] == 3 and p["s"] == 3 and p["g"] == 1), []).append(r)
         print(f"{name:28s} {dt:5s} {gf:12.1f} {tgf:11.1f} {r:6.3f}  {kern}")

@@ -1,4 +1,4 @@
-#include "report.hpp"
+#include "render.hpp"
 
 #include <fmt/format.h>
 
@@ -13,7 +13,7 @@ std::string num(const std::optional<double> &v, const char *f = "{:.3g}")
 
 } // namespace
 
-std::string format_table(const std::vector<CaseResult> &results)
+std::string render_table(const std::vector<CaseResult> &results)
 {
 	std::size_t w = 4;
 	for (const auto &r : results)
@@ -27,7 +27,7 @@ std::string format_table(const std::vector<CaseResult> &results)
 	return out;
 }
 
-std::string format_findings(const std::vector<CaseResult> &results)
+std::string render_findings(const std::vector<CaseResult> &results)
 {
 	std::string out;
 	std::size_t passed = 0, failed = 0, skipped = 0;
@@ -74,7 +74,7 @@ int exit_code_for(const std::vector<CaseResult> &results)
 	return 0;
 }
 
-nlohmann::json results_json(const RunInfo &run, const std::vector<CaseResult> &results)
+nlohmann::json render_json(const RunInfo &run, const std::vector<CaseResult> &results)
 {
 	nlohmann::json j;
 	j["started_at"] = run.started_at;
@@ -89,7 +89,7 @@ nlohmann::json results_json(const RunInfo &run, const std::vector<CaseResult> &r
 	j["rdnafix_params"] = run.rdnafix_params;
 	j["cases"] = nlohmann::json::array();
 	for (const auto &r : results)
-		j["cases"].push_back(to_json(r));
+		j["cases"].push_back(nlohmann::json(r));
 	j["exit_code"] = exit_code_for(results);
 	return j;
 }
@@ -99,7 +99,7 @@ std::string progress_line(std::size_t index, std::size_t total, const std::strin
 	return fmt::format("\r\033[K[{}/{}] {}", index + 1, total, name);
 }
 
-std::string format_history(const std::vector<StoredRun> &runs, const std::vector<Regression> &regressions)
+std::string render_history(const std::vector<StoredRun> &runs, const std::vector<Regression> &regressions)
 {
 	std::string out;
 	if (runs.empty())
@@ -123,7 +123,7 @@ std::string format_history(const std::vector<StoredRun> &runs, const std::vector
 	return out;
 }
 
-nlohmann::json history_json(const std::vector<StoredRun> &runs, const std::vector<Regression> &regressions)
+nlohmann::json render_history_json(const std::vector<StoredRun> &runs, const std::vector<Regression> &regressions)
 {
 	nlohmann::json j;
 	j["runs"] = nlohmann::json::array();

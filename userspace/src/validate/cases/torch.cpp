@@ -1,11 +1,21 @@
-#include "torch_case.hpp"
-
+// The torch kind (--torch): a child python3 runs torch.nn.functional.conv2d
+// on the GPU (MIOpen / cuDNN) and on the CPU in float64 and reports unjudged
+// figures on fd 3 (the host half is the embedded script); judge_torch decides.
 #include <fmt/format.h>
 
-#include "cases.hpp"
-#include "isolation.hpp"
+#include "cases/kinds.hpp"
+#include "io/child_runner.hpp"
 
 namespace rdnafix::validate {
+
+std::vector<CaseDef> torch_cases()
+{
+	CaseDef c;
+	c.name = "torch.conv2d";
+	c.kind = CaseKind::torch;
+	c.origin = "PyTorch F.conv2d on the GPU (MIOpen/cuDNN) vs the CPU; only with --torch or --case";
+	return {c};
+}
 
 const std::string &torch_script()
 {
@@ -93,7 +103,7 @@ nlohmann::json torch_shapes()
 
 std::vector<std::string> torch_args(bool inject_error)
 {
-	return {"-c", torch_script(), std::to_string(kResultFd), torch_shapes().dump(), inject_error ? "1" : "0"};
+	return {"-c", torch_script(), std::to_string(io::kResultFd), torch_shapes().dump(), inject_error ? "1" : "0"};
 }
 
 CaseResult judge_torch(const CaseResult &reported)

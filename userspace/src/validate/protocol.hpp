@@ -1,0 +1,60 @@
+#pragma once
+// The internal child protocol of `rdnactl validate`, apart from the user's
+// flags.  The parent (run.cpp) starts `rdnactl __child case <request JSON>` or
+// `rdnactl __child probe <request JSON>` through io::run_child; app/main.cpp
+// routes argv[1] == "__child" to app/child_main.cpp before CLI11 sees argv,
+// which calls case_child_main / probe_child_main (child_entry.hpp).  The child
+// replies with one JSON object on fd 3 (io::kResultFd): a CaseResult
+// (result.hpp) for a case, a ProbeReply for the probe.  Request and reply are
+// typed both ways (to_json / from_json per record).
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace rdnafix::validate {
+
+// argv[1] of an internal child.
+inline constexpr const char *kChildVerb = "__child";
+
+// Run one case in the child.
+struct CaseRequest {
+	std::string case_name;
+	bool inject_error = false;
+	double capacity_fraction = 0.5;
+	int device = 0;
+	std::string api; // "", "hip", "cuda"
+};
+
+// Probe the GPU runtime in the child (loading it may crash or hang).
+struct ProbeRequest {
+	std::string api; // "", "hip", "cuda"
+};
+
+struct ProbeReply {
+	enum class State { ok, no_runtime, runtime_no_device, init_failed, no_backend };
+	State state = State::no_runtime;
+	std::string report; // multi-line text: what was found, or every path looked in
+	std::string api;    // "HIP" / "CUDA" (ok only)
+	std::string device; // "AMD Radeon RX 6700 XT (gfx1031)" (ok only)
+	std::string runtime_version;
+	std::string driver_version;
+};
+const char *probe_state_name(ProbeReply::State s);
+
+// from_json throws std::runtime_error (or nlohmann's type_error) naming the bad field.
+void to_json(nlohmann::json &j, const CaseRequest &r);
+void from_json(const nlohmann::json &j, CaseRequest &r);
+void to_json(nlohmann::json &j, const ProbeRequest &r);
+void from_json(const nlohmann::json &j, ProbeRequest &r);
+void to_json(nlohmann::json &j, const ProbeReply &r);
+void from_json(const nlohmann::json &j, ProbeReply &r);
+
+// argv[1..] of the child: {kChildVerb, "case" | "probe", request JSON}.
+std::vector<std::string> child_args(const CaseRequest &r);
+std::vector<std::string> child_args(const ProbeRequest &r);
+
+// The child side: writes `reply` as one JSON object to fd 3.
+void send_reply(const nlohmann::json &reply);
+
+} // namespace rdnafix::validate

@@ -1,0 +1,26 @@
+#pragma once
+// Words for results: the table, the JSON document and the history listing
+// (the only place a Status or Regression kind becomes text besides its
+// *_name function), and the exit code.  Pure (returns strings); run.cpp prints them.
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "history.hpp"
+#include "result.hpp"
+
+namespace rdnafix::validate {
+
+std::string render_table(const std::vector<CaseResult> &results);
+// Kernel-log excerpts and failure reasons below the table.
+std::string render_findings(const std::vector<CaseResult> &results);
+// 0 all ran cases passed (skips allowed), 1 any failed/crashed/hung/errored.
+int exit_code_for(const std::vector<CaseResult> &results);
+nlohmann::json render_json(const RunInfo &run, const std::vector<CaseResult> &results);
+std::string progress_line(std::size_t index, std::size_t total, const std::string &name);
+
+std::string render_history(const std::vector<StoredRun> &runs, const std::vector<Regression> &regressions);
+nlohmann::json render_history_json(const std::vector<StoredRun> &runs, const std::vector<Regression> &regressions);
+
+} // namespace rdnafix::validate

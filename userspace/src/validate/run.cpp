@@ -1,0 +1,227 @@
+// `rdnactl validate`: orchestration.  The decisions live in the pure parts
+// (each kind's judge in cases/, classify_child, render, find_regressions);
+// this file wires them to child processes (io::run_child), the kernel log,
+// the history store and stdout.
+#include "run.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <ctime>
+#include <filesystem>
+#include <iostream>
+#include <optional>
+
+#include <unistd.h>
+
+#include <fmt/format.h>
+
+#include "cases/kinds.hpp"
+#include "history.hpp"
+#include "io/child_runner.hpp"
+#include "isolation.hpp"
+#include "kmsg.hpp"
+#include "machine_info.hpp"
+#include "protocol.hpp"
+#include "rdnafix_version.hpp"
+#include "render.hpp"
+
+namespace rdnafix::validate {
+
+namespace {
+
+std::string find_in_path(const std::string &prog)
+{
+	const char *path = std::getenv("PATH");
+	std::string p = path ? path : "/usr/local/bin:/usr/bin:/bin";
+	std::size_t start = 0;
+	while (start <= p.size()) {
+		const auto end = p.find(':', start);
+		const std::string dir = p.substr(start, end == std::string::npos ? std::string::npos : end - start);
+		const std::string cand = (dir.empty() ? "." : dir) + "/" + prog;
+		if (::access(cand.c_str(), X_OK) == 0)
+			return cand;
+		if (end == std::string::npos)
+			break;
+		start = end + 1;
+	}
+	return {};
+}
+
+std::string utc_now_iso()
+{
+	const std::time_t t = std::time(nullptr);
+	std::tm tm{};
+	::gmtime_r(&t, &tm);
+	char buf[32];
+	std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+	return buf;
+}
+
+int list_cases()
+{
+	for (const auto &c : all_cases()) {
+		if (c.hidden)
+			continue;
+		const char *set = c.kind == CaseKind::torch ? "--torch" : c.quick ? "quick" : "full";
+		std::cout << fmt::format("{:<46} {:<8} {}\n", c.name, set, c.origin);
+		if (c.kind == CaseKind::conv2d)
+			std::cout << fmt::format("{:<46} {:<8}   {} {}\n", "", "", c.shape.describe(),
+						 dtype_name(c.dtype));
+	}
+	return 0;
+}
+
+CaseResult run_one(const CaseDef &c, const ValidateOptions &o)
+{
+	io::ChildSpec spec;
+	spec.timeout_s = o.timeout;
+	spec.grace_s = o.grace;
+	if (c.kind == CaseKind::torch) {
+		spec.exe = find_in_path("python3");
+		if (spec.exe.empty()) {
+			CaseResult r;
+			r.name = c.name;
+			r.status = Status::skip;
+			r.reason = "python3 not found in PATH";
+			return r;
+		}
+		spec.args = torch_args(o.inject);
+	} else {
+		spec.exe = io::self_exe();
+		spec.args = child_args(CaseRequest{c.name, o.inject, o.capacity_fraction, o.device, o.api});
+	}
+	KmsgWatch watch;
+	const io::ChildOutcome out = io::run_child(spec);
+	CaseResult r = classify_child(c.name, out, o.timeout);
+	if (c.kind == CaseKind::torch)
+		r = judge_torch(r);
+	std::vector<std::string> lines;
+	for (auto &rec : watch.read_new())
+		lines.push_back(std::move(rec.message));
+	r.kernel_log = extract_events(lines);
+	if (!watch.note().empty())
+		r.kernel_log_note = watch.note();
+	return r;
+}
+
+// Probes the GPU runtime in a child (loading it may crash or hang) and records
+// what it found in `run`; nullopt when the GPU cases can run, else the exit code.
+std::optional<int> probe_gpu(const ValidateOptions &o, RunInfo &run)
+{
+	const io::ChildSpec spec{io::self_exe(), child_args(ProbeRequest{o.api}), std::min(o.timeout, 120.0), o.grace};
+	const auto out = io::run_child(spec);
+	std::optional<ProbeReply> reply;
+	if (out.exited && out.exit_code == 0) {
+		try {
+			reply = nlohmann::json::parse(out.result).get<ProbeReply>();
+		} catch (const std::exception &) {
+		}
+	}
+	if (!reply) {
+		const auto r = classify_child("probe", out, spec.timeout_s);
+		std::fprintf(stderr, "rdnactl validate: probing the GPU runtime failed: %s\n%s", r.reason.c_str(),
+			     out.output_tail.c_str());
+		return 2;
+	}
+	if (reply->state != ProbeReply::State::ok) {
+		std::fprintf(stderr, "rdnactl validate: cannot run the GPU cases.\n%s\n",
+			     reply->report.empty() ? "(no report)" : reply->report.c_str());
+		return 2;
+	}
+	run.device = reply->device;
+	run.api = reply->api;
+	run.runtime_version = reply->runtime_version;
+	run.driver_version = reply->driver_version;
+	if (!o.json)
+		std::cout << reply->report << "\n";
+	return std::nullopt;
+}
+
+std::string record_history(const ValidateOptions &o, const RunInfo &run, const std::vector<CaseResult> &results)
+{
+	const std::string path = history_path(o.history_db);
+	try {
+		if (path.empty())
+			throw std::runtime_error("no history location: neither $XDG_STATE_HOME nor $HOME is set "
+						 "(use --history-db PATH)");
+		const auto dir = std::filesystem::path(path).parent_path();
+		if (!dir.empty())
+			std::filesystem::create_directories(dir);
+		History h(path);
+		const auto id = h.record(run, results);
+		return fmt::format("recorded as run {} in {}", id, path);
+	} catch (const std::exception &e) {
+		std::fprintf(stderr, "rdnactl validate: warning: history not recorded: %s\n", e.what());
+	}
+	return {};
+}
+
+} // namespace
+
+std::string history_path(const std::string &opt)
+{
+	if (!opt.empty())
+		return opt;
+	return default_history_path(::geteuid(), std::getenv("XDG_STATE_HOME"), std::getenv("HOME"));
+}
+
+int run_validate(const ValidateOptions &o)
+{
+	if (o.list)
+		return list_cases();
+
+	std::vector<const CaseDef *> cases;
+	try {
+		cases = o.cases.empty() ? select_cases(o.full ? Selection::full : Selection::quick)
+					: select_named(o.cases);
+	} catch (const std::invalid_argument &e) {
+		std::fprintf(stderr, "rdnactl validate: %s\n", e.what());
+		return 2;
+	}
+	if (o.torch && o.cases.empty())
+		cases.push_back(find_case("torch.conv2d"));
+
+	const RunMachineInfo machine = read_run_machine_info();
+	RunInfo run;
+	run.started_at = utc_now_iso();
+	run.kernel_release = machine.kernel_release;
+	run.amdgpu_params = machine.amdgpu_params;
+	run.rdnafix_params = machine.rdnafix_params;
+	run.rdnactl_version = RDNAFIX_VERSION;
+	if (!o.cases.empty()) {
+		for (const auto &n : o.cases)
+			run.selection += (run.selection.empty() ? "" : ",") + n;
+	} else {
+		run.selection = std::string(o.full ? "full" : "quick") + (o.torch ? "+torch" : "");
+	}
+
+	bool gpu = false;
+	for (const auto *c : cases)
+		gpu = gpu || needs_gpu(c->kind);
+	if (gpu)
+		if (const auto rc = probe_gpu(o, run))
+			return *rc;
+
+	const bool tty = !o.json && ::isatty(STDERR_FILENO);
+	std::vector<CaseResult> results;
+	for (std::size_t i = 0; i < cases.size(); ++i) {
+		if (tty)
+			std::cerr << progress_line(i, cases.size(), cases[i]->name) << std::flush;
+		results.push_back(run_one(*cases[i], o));
+	}
+	if (tty)
+		std::cerr << "\r\033[K" << std::flush;
+
+	const std::string history_msg = o.no_history ? std::string() : record_history(o, run, results);
+	if (o.json) {
+		std::cout << render_json(run, results).dump(2) << "\n";
+	} else {
+		std::cout << render_table(results) << render_findings(results);
+		if (!history_msg.empty())
+			std::cout << history_msg << "\n";
+	}
+	return exit_code_for(results);
+}
+
+} // namespace rdnafix::validate
