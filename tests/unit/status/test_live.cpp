@@ -73,7 +73,7 @@ TEST_CASE("udev and the sysfs walk read the same strings for every PCI device", 
 	auto u = raw_devices_from_udev(false, err, "0x");
 	if (!u)
 		SKIP("libudev unusable here: " << err);
-	rdnafix::core::RootFs fs("/");
+	rdnafix::io::RootFs fs("/");
 	auto s = raw_devices_from_sysfs(fs, "0x");
 	REQUIRE(u->size() == s.size());
 	INFO(s.size() << " PCI devices");

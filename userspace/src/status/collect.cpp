@@ -23,28 +23,28 @@ namespace rdnafix::status {
 
 namespace {
 
-void note(std::vector<Unreadable> &u, std::string item, const core::FsError &e)
+void note(std::vector<Unreadable> &u, std::string item, const io::FsError &e)
 {
 	u.push_back({std::move(item), e.path, e.reason()});
 }
 
 // read_value that records a failure other than "does not exist".
-std::optional<std::string> value(core::RootFs &fs, const std::string &path, std::vector<Unreadable> &u,
+std::optional<std::string> value(io::RootFs &fs, const std::string &path, std::vector<Unreadable> &u,
 				 const std::string &item, bool missing_is_error = false)
 {
 	auto r = fs.read_value(path);
 	if (r)
 		return *r;
-	if (missing_is_error || r.error().kind != core::FsErrorKind::not_found)
+	if (missing_is_error || r.error().kind != io::FsErrorKind::not_found)
 		note(u, item, r.error());
 	return std::nullopt;
 }
 
-std::vector<core::LoadedModule> read_modules(core::RootFs &fs, std::vector<Unreadable> &u)
+std::vector<core::LoadedModule> read_modules(io::RootFs &fs, std::vector<Unreadable> &u)
 {
 	auto t = fs.read_text("proc/modules", {.max_bytes = 4 << 20, .allow_empty = true});
 	if (!t) {
-		if (t.error().kind != core::FsErrorKind::not_found)
+		if (t.error().kind != io::FsErrorKind::not_found)
 			note(u, "proc_modules", t.error());
 		return {};
 	}
@@ -61,7 +61,7 @@ bool has_module(const std::vector<core::LoadedModule> &mods, std::string_view na
 	return std::any_of(mods.begin(), mods.end(), [&](const auto &m) { return m.name == name; });
 }
 
-std::vector<ModprobeFile> read_modprobe_d(core::RootFs &fs, std::vector<Unreadable> &u)
+std::vector<ModprobeFile> read_modprobe_d(io::RootFs &fs, std::vector<Unreadable> &u)
 {
 	// kmod's search order; a file name in an earlier directory hides the same
 	// name in a later one; files are applied in name order.
@@ -70,7 +70,7 @@ std::vector<ModprobeFile> read_modprobe_d(core::RootFs &fs, std::vector<Unreadab
 	     {"etc/modprobe.d", "run/modprobe.d", "usr/local/lib/modprobe.d", "lib/modprobe.d", "usr/lib/modprobe.d"}) {
 		auto names = fs.list_dir(dir);
 		if (!names) {
-			if (names.error().kind != core::FsErrorKind::not_found)
+			if (names.error().kind != io::FsErrorKind::not_found)
 				note(u, "modprobe_d", names.error());
 			continue;
 		}
@@ -90,7 +90,7 @@ std::vector<ModprobeFile> read_modprobe_d(core::RootFs &fs, std::vector<Unreadab
 	return out;
 }
 
-void collect_driver(core::RootFs &fs, Driver &d, const std::vector<core::LoadedModule> &mods,
+void collect_driver(io::RootFs &fs, Driver &d, const std::vector<core::LoadedModule> &mods,
 		    std::vector<ModprobeFile> &modprobe)
 {
 	auto &u = d.unreadable;
@@ -127,9 +127,9 @@ void collect_driver(core::RootFs &fs, Driver &d, const std::vector<core::LoadedM
 		auto r = fs.read_value(mod_dir + "/parameters/" + n, {.allow_empty = true});
 		if (r)
 			live[m + "." + n] = *r;
-		else if (r.error().kind == core::FsErrorKind::empty)
+		else if (r.error().kind == io::FsErrorKind::empty)
 			live[m + "." + n] = "";
-		else if (r.error().kind != core::FsErrorKind::not_found)
+		else if (r.error().kind != io::FsErrorKind::not_found)
 			note(u, m + "." + n, r.error()); // unreadable; not_found: no such parameter here
 	}
 	d.params = build_params(cmdline, modprobe, live);
@@ -167,12 +167,12 @@ void collect_driver(core::RootFs &fs, Driver &d, const std::vector<core::LoadedM
 			else
 				u.push_back({"mem_total_bytes", "proc/meminfo", "unreadable: " + v.error().message});
 		}
-	} else if (mi.error().kind != core::FsErrorKind::not_found) {
+	} else if (mi.error().kind != io::FsErrorKind::not_found) {
 		note(u, "mem_total_bytes", mi.error());
 	}
 }
 
-void collect_rdnafix(core::RootFs &fs, Rdnafix &r, const std::string &release,
+void collect_rdnafix(io::RootFs &fs, Rdnafix &r, const std::string &release,
 		     const std::vector<core::LoadedModule> &mods)
 {
 	auto &u = r.unreadable;
@@ -198,7 +198,7 @@ void collect_rdnafix(core::RootFs &fs, Rdnafix &r, const std::string &release,
 			auto v = fs.read_value("sys/module/rdnafix/parameters/" + p, {.allow_empty = true});
 			if (v)
 				r.params[p] = *v;
-			else if (v.error().kind == core::FsErrorKind::empty)
+			else if (v.error().kind == io::FsErrorKind::empty)
 				r.params[p] = "";
 			else
 				note(u, "rdnafix.parameters." + p, v.error());
@@ -242,18 +242,18 @@ void collect_rdnafix(core::RootFs &fs, Rdnafix &r, const std::string &release,
 					d.values[f] = *v;
 			r.devices.push_back(std::move(d));
 		}
-	} else if (devs.error().kind != core::FsErrorKind::not_found) {
+	} else if (devs.error().kind != io::FsErrorKind::not_found) {
 		note(u, "rdnafix.devices", devs.error());
 	}
 }
 
-std::vector<KfdNodeInfo> collect_kfd(core::RootFs &fs, std::vector<Unreadable> &u)
+std::vector<KfdNodeInfo> collect_kfd(io::RootFs &fs, std::vector<Unreadable> &u)
 {
 	std::vector<KfdNodeInfo> out;
 	const std::string base = "sys/class/kfd/kfd/topology/nodes";
 	auto names = fs.list_dir(base);
 	if (!names) {
-		if (names.error().kind != core::FsErrorKind::not_found)
+		if (names.error().kind != io::FsErrorKind::not_found)
 			note(u, "kfd_topology", names.error());
 		return out;
 	}
@@ -302,7 +302,7 @@ std::vector<KfdNodeInfo> collect_kfd(core::RootFs &fs, std::vector<Unreadable> &
 	return out;
 }
 
-void collect_access(core::RootFs &fs, Access &a, const std::vector<Device> &devices,
+void collect_access(io::RootFs &fs, Access &a, const std::vector<Device> &devices,
 		    const std::optional<std::string> &user)
 {
 	auto &u = a.unreadable;
@@ -401,18 +401,18 @@ void collect_access(core::RootFs &fs, Access &a, const std::vector<Device> &devi
 		n.path = "/" + p;
 		auto st = fs.stat(p);
 		if (!st) {
-			if (st.error().kind != core::FsErrorKind::not_found)
+			if (st.error().kind != io::FsErrorKind::not_found)
 				note(u, n.path, st.error());
 			judge_node(n, who);
-			if (st.error().kind != core::FsErrorKind::not_found)
+			if (st.error().kind != io::FsErrorKind::not_found)
 				n.verdict = st.error().reason();
 			a.nodes.push_back(n);
 			continue;
 		}
 		n.exists = true;
 		n.stat_source = st->from_manifest ? "manifest" : "stat";
-		n.type = st->type == core::FileType::char_device    ? 'c'
-			 : st->type == core::FileType::block_device ? 'b'
+		n.type = st->type == io::FileType::char_device    ? 'c'
+			 : st->type == io::FileType::block_device ? 'b'
 								    : 0;
 		if (n.type) {
 			n.major = st->dev_major;
@@ -456,7 +456,7 @@ Environment collect_environment(const std::optional<std::string> &file, const st
 {
 	if (file) {
 		std::string abs = std::filesystem::absolute(*file).lexically_normal().string();
-		core::RootFs host("/");
+		io::RootFs host("/");
 		auto t = host.read_text(abs, {.max_bytes = 1 << 20, .allow_empty = true});
 		if (!t) {
 			Environment e;
@@ -480,7 +480,7 @@ Snapshot collect(const CollectOptions &o)
 {
 	Snapshot s;
 	s.root = o.root;
-	core::RootFs fs(o.root);
+	io::RootFs fs(o.root);
 	if (const auto &err = fs.root_error()) {
 		s.nothing_readable = true;
 		s.nothing_readable_reason = fmt::format("root '{}' {}", o.root, err->reason());
@@ -523,7 +523,7 @@ Snapshot collect(const CollectOptions &o)
 	if (need_ids) {
 		if (auto t = fs.read_text("usr/share/libdrm/amdgpu.ids", {.max_bytes = 4 << 20}))
 			ids = core::parse_amdgpu_ids(*t);
-		else if (t.error().kind != core::FsErrorKind::not_found)
+		else if (t.error().kind != io::FsErrorKind::not_found)
 			note(s.driver.unreadable, "amdgpu_ids", t.error());
 	}
 	s.devices = build_devices(raws, kfd, ids ? &*ids : nullptr);

@@ -4,7 +4,7 @@
 #include "raw.hpp"
 #include "snapshot.hpp"
 
-#include "core/rootfs.hpp"
+#include "io/rootfs.hpp"
 
 #include <optional>
 #include <string>
@@ -27,7 +27,7 @@ Snapshot collect(const CollectOptions &opts);
 // `class_prefix` selects the PCI devices listed besides DRM parents: "0x03"
 // (display controllers) in rdnactl; tests use "0x" (every PCI device) to compare
 // the two sources on machines without a GPU.
-std::vector<RawPciDevice> raw_devices_from_sysfs(core::RootFs &fs, const std::string &class_prefix = "0x03");
+std::vector<RawPciDevice> raw_devices_from_sysfs(io::RootFs &fs, const std::string &class_prefix = "0x03");
 // libudev enumeration of the drm subsystem and display-class PCI devices,
 // attributes read through udev; `with_libdrm` also queries each amdgpu render
 // node through libdrm.  Returns nullopt with `error` set when udev is unusable.

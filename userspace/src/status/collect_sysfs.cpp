@@ -32,7 +32,7 @@ bool is_drm_node_name(std::string_view s)
 	return false;
 }
 
-RawValue read_attr(core::RootFs &fs, const std::string &dir, const std::string &attr)
+RawValue read_attr(io::RootFs &fs, const std::string &dir, const std::string &attr)
 {
 	RawValue v;
 	v.path = dir + "/" + attr;
@@ -41,7 +41,7 @@ RawValue read_attr(core::RootFs &fs, const std::string &dir, const std::string &
 		v.text = *r;
 	} else {
 		v.reason = r.error().reason();
-		v.missing = r.error().kind == core::FsErrorKind::not_found;
+		v.missing = r.error().kind == io::FsErrorKind::not_found;
 	}
 	return v;
 }
@@ -54,7 +54,7 @@ std::string basename_of(const std::string &p)
 
 } // namespace
 
-std::vector<RawPciDevice> raw_devices_from_sysfs(core::RootFs &fs, const std::string &class_prefix)
+std::vector<RawPciDevice> raw_devices_from_sysfs(io::RootFs &fs, const std::string &class_prefix)
 {
 	std::map<std::string, RawPciDevice> pci;     // by BDF
 	std::map<std::string, RawPciDevice> non_pci; // by parent path

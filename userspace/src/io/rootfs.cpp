@@ -1,6 +1,6 @@
 // RootFs: every file access of rdnactl, below a root directory.  Reads only;
 // no decisions.  See rootfs.hpp for the guarantees.
-#include "core/rootfs.hpp"
+#include "io/rootfs.hpp"
 
 #include <dirent.h>
 #include <fcntl.h>
@@ -20,7 +20,7 @@
 #include "core/parse.hpp"
 #include "core/text_util.hpp"
 
-namespace rdnafix::core {
+namespace rdnafix::io {
 
 // ------------------------------------------------------------------ names ---
 
@@ -85,17 +85,17 @@ DevNodeManifest parse_devnode_manifest(std::string_view text)
 {
 	DevNodeManifest m;
 	unsigned no = 0;
-	for (std::string_view line : detail::split_lines(text)) {
+	for (std::string_view line : core::detail::split_lines(text)) {
 		++no;
-		std::string_view t = trim(line);
+		std::string_view t = core::trim(line);
 		if (t.empty() || t.front() == '#')
 			continue;
-		auto w = detail::split_words(t);
+		auto w = core::detail::split_words(t);
 		auto bad = [&](std::string_view why) {
 			m.problems.push_back(
 				fmt::format("dev/.devnodes line {}: {} (valid: '<path> <c|b> <major>:<minor> "
 					    "<octal mode> <owner> <group>'), got '{}'",
-					    no, why, detail::shown(t)));
+					    no, why, core::detail::shown(t)));
 		};
 		if (w.size() != 6) {
 			bad(fmt::format("{} fields instead of 6", w.size()));
@@ -591,9 +591,9 @@ FsResult<std::string> RootFs::read_value(std::string_view rel, ReadOptions opts)
 	if (!t)
 		return t;
 	std::string v = std::move(t).value();
-	while (!v.empty() && detail::is_space(v.back()))
+	while (!v.empty() && core::detail::is_space(v.back()))
 		v.pop_back();
-	if (trim(v).empty()) {
+	if (core::trim(v).empty()) {
 		FsError e;
 		e.kind = FsErrorKind::empty;
 		e.path = *Impl::key_of(rel);
@@ -811,4 +811,4 @@ FsResult<std::string> RootFs::host_path(std::string_view rel)
 	return canon->empty() ? impl_->root : impl_->root + "/" + *canon;
 }
 
-} // namespace rdnafix::core
+} // namespace rdnafix::io

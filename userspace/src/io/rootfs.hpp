@@ -1,4 +1,4 @@
-// rdnafix core: read a machine's files below a root directory.
+// rdnafix io: read a machine's files below a root directory.
 //
 // RootFs is the ONLY place in rdnactl that touches /sys, /proc, /dev, /etc,
 // /lib/modules and /usr/share.  It reads; it never decides.  With root "/" it
@@ -32,7 +32,7 @@
 
 #include "core/result.hpp"
 
-namespace rdnafix::core {
+namespace rdnafix::io {
 
 enum class FsErrorKind {
 	not_found,         // ENOENT (also a missing directory on the way)
@@ -60,7 +60,7 @@ struct FsError {
 	[[nodiscard]] std::string reason() const;
 };
 
-template <class T> using FsResult = Result<T, FsError>;
+template <class T> using FsResult = core::Result<T, FsError>;
 
 // What read_text accepts.
 struct ReadOptions {
@@ -183,4 +183,4 @@ private:
 	std::unique_ptr<Impl> impl_;
 };
 
-} // namespace rdnafix::core
+} // namespace rdnafix::io

@@ -15,14 +15,14 @@
 #include <fstream>
 #include <string>
 
-#include "core/rootfs.hpp"
+#include "io/rootfs.hpp"
 
 using Catch::Matchers::ContainsSubstring;
 using Catch::Matchers::StartsWith;
-using rdnafix::core::FileType;
-using rdnafix::core::FsErrorKind;
-using rdnafix::core::ReadOptions;
-using rdnafix::core::RootFs;
+using rdnafix::io::FileType;
+using rdnafix::io::FsErrorKind;
+using rdnafix::io::ReadOptions;
+using rdnafix::io::RootFs;
 namespace fs = std::filesystem;
 
 namespace {
