@@ -1,6 +1,6 @@
 // The decision function: hand-built snapshots in, findings out (no I/O).
 #include "findings.hpp"
-#include "interpret.hpp"
+#include "machine/interpret.hpp"
 #include "support.hpp"
 
 #include "core/parse.hpp"
@@ -12,6 +12,7 @@
 #include <set>
 
 using namespace rdnafix::status;
+using namespace rdnafix::machine;
 using Catch::Matchers::ContainsSubstring;
 
 namespace {

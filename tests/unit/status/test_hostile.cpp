@@ -1,6 +1,6 @@
 // Hostile trees built at test time: every bad item is reported as
 // "unreadable: reason", nothing crashes, exit 2 only when nothing is readable.
-#include "collect.hpp"
+#include "machine/collect.hpp"
 #include "findings.hpp"
 #include "support.hpp"
 

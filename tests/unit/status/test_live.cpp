@@ -1,8 +1,8 @@
 // The real binary on this machine, and the live (libudev/libdrm) collector
 // against the --root=/ directory walk.
-#include "collect.hpp"
+#include "machine/collect.hpp"
 #include "findings.hpp"
-#include "interpret.hpp"
+#include "machine/interpret.hpp"
 #include "render.hpp"
 #include "support.hpp"
 
@@ -10,6 +10,7 @@
 #include <catch2/matchers/catch_matchers_string.hpp>
 
 using namespace rdnafix::status;
+using namespace rdnafix::machine;
 using Catch::Matchers::ContainsSubstring;
 using rdnafix::test::run_rdnactl;
 

@@ -1,7 +1,7 @@
 #pragma once
 // The check catalogue and the decision function: snapshot in, findings out.
 // No I/O.
-#include "snapshot.hpp"
+#include "machine/snapshot.hpp"
 
 #include <optional>
 #include <string>
@@ -9,6 +9,15 @@
 #include <vector>
 
 namespace rdnafix::status {
+
+// The machine records the checks read (moved to machine/; names kept here).
+using machine::Access;
+using machine::Device;
+using machine::DevNode;
+using machine::Param;
+using machine::Snapshot;
+using machine::Unreadable;
+using machine::VisibleVar;
 
 enum class Severity { info, warn, error };
 std::string_view severity_name(Severity s);

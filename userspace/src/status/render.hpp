@@ -1,7 +1,7 @@
 #pragma once
 // Output: JSON (schema_version 1) and text.  Pure: values in, string out.
 #include "findings.hpp"
-#include "snapshot.hpp"
+#include "machine/snapshot.hpp"
 
 #include <nlohmann/json.hpp>
 #include <string>

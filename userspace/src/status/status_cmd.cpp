@@ -1,5 +1,5 @@
 // `rdnactl status` and `rdnactl env`: option parsing and printing only.
-#include "collect.hpp"
+#include "machine/collect.hpp"
 #include "commands.hpp"
 #include "findings.hpp"
 #include "render.hpp"
@@ -33,9 +33,9 @@ void add_common(CLI::App *sub, CommonOpts &o)
 		->type_name("NAME");
 }
 
-status::CollectOptions collect_options(const CommonOpts &o)
+machine::CollectOptions collect_options(const CommonOpts &o)
 {
-	status::CollectOptions c;
+	machine::CollectOptions c;
 	if (!o.root.empty()) {
 		c.root = o.root;
 		c.live = false;
@@ -79,7 +79,7 @@ void add_status_command(CLI::App &app, int *rc)
 		->type_name("WHEN");
 	sub->footer(kExitCodes);
 	sub->callback([=] {
-		auto snap = status::collect(collect_options(*opts));
+		auto snap = machine::collect(collect_options(*opts));
 		auto findings = snap.nothing_readable ? std::vector<status::Finding>{} : status::evaluate(snap);
 		if (*json) {
 			std::string out = status::to_json(snap, findings)
@@ -111,7 +111,7 @@ void add_env_command(CLI::App &app, int *rc)
 		->type_name("SHELL");
 	sub->footer("Exit codes: 0 printed (possibly nothing to set), 2 rdnactl could not run.");
 	sub->callback([=] {
-		auto snap = status::collect(collect_options(*opts));
+		auto snap = machine::collect(collect_options(*opts));
 		if (snap.nothing_readable) {
 			std::fprintf(stderr, "rdnactl env: %s\n", snap.nothing_readable_reason.c_str());
 			*rc = 2;

@@ -1,9 +1,9 @@
 // The collector: everything that is not a device record is read here through
 // RootFs (identical for the live and the --root path); devices come from
 // collect_sysfs.cpp (--root) or collect_udev.cpp (live).
-#include "collect.hpp"
+#include "machine/collect.hpp"
 
-#include "interpret.hpp"
+#include "machine/interpret.hpp"
 
 #include "core/parse.hpp"
 #include "core/rules.hpp"
@@ -19,7 +19,7 @@
 
 extern char **environ;
 
-namespace rdnafix::status {
+namespace rdnafix::machine {
 
 namespace {
 
@@ -411,9 +411,7 @@ void collect_access(io::RootFs &fs, Access &a, const std::vector<Device> &device
 		}
 		n.exists = true;
 		n.stat_source = st->from_manifest ? "manifest" : "stat";
-		n.type = st->type == io::FileType::char_device    ? 'c'
-			 : st->type == io::FileType::block_device ? 'b'
-								    : 0;
+		n.type = st->type == io::FileType::char_device ? 'c' : st->type == io::FileType::block_device ? 'b' : 0;
 		if (n.type) {
 			n.major = st->dev_major;
 			n.minor = st->dev_minor;
@@ -533,4 +531,4 @@ Snapshot collect(const CollectOptions &o)
 	return s;
 }
 
-} // namespace rdnafix::status
+} // namespace rdnafix::machine

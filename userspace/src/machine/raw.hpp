@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-namespace rdnafix::status {
+namespace rdnafix::machine {
 
 // One attribute: its text (trailing whitespace removed) or why it is missing.
 struct RawValue {
@@ -54,4 +54,4 @@ inline const std::vector<std::string> &amdgpu_attrs()
 	return a;
 }
 
-} // namespace rdnafix::status
+} // namespace rdnafix::machine

@@ -1,8 +1,8 @@
 #pragma once
 // Collectors: read the machine (or a captured tree) and fill a Snapshot.
 // They read; they never decide (findings.hpp decides).
-#include "raw.hpp"
-#include "snapshot.hpp"
+#include "machine/raw.hpp"
+#include "machine/snapshot.hpp"
 
 #include "io/rootfs.hpp"
 
@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-namespace rdnafix::status {
+namespace rdnafix::machine {
 
 struct CollectOptions {
 	std::string root = "/";
@@ -34,4 +34,4 @@ std::vector<RawPciDevice> raw_devices_from_sysfs(io::RootFs &fs, const std::stri
 std::optional<std::vector<RawPciDevice>> raw_devices_from_udev(bool with_libdrm, std::string &error,
 							       const std::string &class_prefix = "0x03");
 
-} // namespace rdnafix::status
+} // namespace rdnafix::machine

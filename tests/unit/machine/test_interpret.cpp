@@ -1,5 +1,5 @@
 // Raw strings -> records: the parsing both collectors share.
-#include "interpret.hpp"
+#include "machine/interpret.hpp"
 
 #include "core/parse.hpp"
 
@@ -8,7 +8,7 @@
 #include <set>
 #include <catch2/matchers/catch_matchers_string.hpp>
 
-using namespace rdnafix::status;
+using namespace rdnafix::machine;
 using Catch::Matchers::ContainsSubstring;
 
 namespace {

@@ -1,11 +1,11 @@
 // Device source 1: a plain walk of sys/ below the root (used with --root).
-#include "collect.hpp"
+#include "machine/collect.hpp"
 
 #include <algorithm>
 #include <map>
 #include <cctype>
 
-namespace rdnafix::status {
+namespace rdnafix::machine {
 
 namespace {
 
@@ -117,4 +117,4 @@ std::vector<RawPciDevice> raw_devices_from_sysfs(io::RootFs &fs, const std::stri
 	return out;
 }
 
-} // namespace rdnafix::status
+} // namespace rdnafix::machine

@@ -1,8 +1,8 @@
 #pragma once
 // Raw strings -> snapshot records.  Shared by both collectors so that the
 // live path and the --root path parse identically.  No I/O.
-#include "raw.hpp"
-#include "snapshot.hpp"
+#include "machine/raw.hpp"
+#include "machine/snapshot.hpp"
 
 #include "core/parse.hpp"
 #include "core/types.hpp"
@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-namespace rdnafix::status {
+namespace rdnafix::machine {
 
 // One KFD topology node as read from nodes/<N>/properties (+ mem_banks).
 struct KfdNodeInfo {
@@ -61,4 +61,4 @@ struct Subject {
 // Fills can_open, verdict, missing_group of `node` (read+write needed).
 void judge_node(DevNode &node, const Subject &who);
 
-} // namespace rdnafix::status
+} // namespace rdnafix::machine

@@ -1,7 +1,7 @@
 // Device source 2: the live machine through libudev (enumeration, sysfs
 // attributes) and libdrm (amdgpu_device_initialize on the render node).
 // The strings land in the same RawPciDevice records as the sysfs walk.
-#include "collect.hpp"
+#include "machine/collect.hpp"
 
 #include <amdgpu.h>
 #include <amdgpu_drm.h>
@@ -17,7 +17,7 @@
 #include <memory>
 #include <string>
 
-namespace rdnafix::status {
+namespace rdnafix::machine {
 
 namespace {
 
@@ -220,4 +220,4 @@ std::optional<std::vector<RawPciDevice>> raw_devices_from_udev(bool with_libdrm,
 	return out;
 }
 
-} // namespace rdnafix::status
+} // namespace rdnafix::machine

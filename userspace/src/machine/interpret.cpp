@@ -1,4 +1,4 @@
-#include "interpret.hpp"
+#include "machine/interpret.hpp"
 
 #include "core/gpudb.hpp"
 #include "core/rules.hpp"
@@ -6,7 +6,7 @@
 #include <algorithm>
 #include <fmt/format.h>
 
-namespace rdnafix::status {
+namespace rdnafix::machine {
 
 namespace {
 
@@ -448,4 +448,4 @@ void judge_node(DevNode &n, const Subject &who)
 				n.group.empty() ? "?" : n.group, mode, n.group.empty() ? "?" : n.group);
 }
 
-} // namespace rdnafix::status
+} // namespace rdnafix::machine

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-namespace rdnafix::status {
+namespace rdnafix::machine {
 
 // An item that could not be read: which record field, from which path, and why.
 struct Unreadable {
@@ -164,4 +164,4 @@ struct Snapshot {
 	std::string nothing_readable_reason;
 };
 
-} // namespace rdnafix::status
+} // namespace rdnafix::machine
