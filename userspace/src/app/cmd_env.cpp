@@ -1,0 +1,38 @@
+// `rdnactl env`: its options and a callback that forwards to status::run_env.
+#include "commands.hpp"
+#include "machine_options.hpp"
+
+#include "status/status.hpp"
+
+#include <memory>
+
+namespace rdnafix {
+
+namespace {
+
+struct EnvArgs {
+	app::MachineArgs machine;
+	std::string shell = "sh";
+};
+
+} // namespace
+
+void add_env_command(CLI::App &app, int *rc)
+{
+	auto args = std::make_shared<EnvArgs>();
+	auto *sub = app.add_subcommand("env", "Print the environment exports that `rdnactl status` recommends, each "
+					      "with a one-line comment; nothing when nothing is needed");
+	app::add_machine_options(*sub, args->machine);
+	sub->add_option("--shell", args->shell, "Syntax of the output: sh (export/unset) or fish (set -gx/set -e)")
+		->check(CLI::IsMember({"sh", "fish"}))
+		->type_name("SHELL");
+	sub->footer("Exit codes: 0 printed (possibly nothing to set), 2 rdnactl could not run.");
+	sub->callback([args, rc] {
+		status::EnvOptions o;
+		o.machine = app::collect_options(args->machine);
+		o.shell = args->shell == "fish" ? status::Shell::fish : status::Shell::sh;
+		*rc = status::run_env(o);
+	});
+}
+
+} // namespace rdnafix

@@ -1,0 +1,49 @@
+// `rdnactl status`: its options and a callback that forwards to
+// status::run_status.
+#include "commands.hpp"
+#include "machine_options.hpp"
+
+#include "status/status.hpp"
+
+#include <memory>
+
+namespace rdnafix {
+
+namespace {
+
+struct StatusArgs {
+	app::MachineArgs machine;
+	bool json = false;
+	std::string colour = "auto";
+};
+
+status::StatusOptions status_options(const StatusArgs &a)
+{
+	status::StatusOptions o;
+	o.machine = app::collect_options(a.machine);
+	o.json = a.json;
+	o.colour = a.colour == "always"  ? status::ColourMode::always
+		   : a.colour == "never" ? status::ColourMode::never
+					 : status::ColourMode::automatic;
+	return o;
+}
+
+} // namespace
+
+void add_status_command(CLI::App &app, int *rc)
+{
+	auto args = std::make_shared<StatusArgs>();
+	auto *sub = app.add_subcommand("status", "Report GPUs, driver, rdnafix module, access and environment, with "
+						 "findings (checks: docs/checks.md)");
+	app::add_machine_options(*sub, args->machine);
+	sub->add_flag("--json", args->json, "Print JSON (schema_version 1) instead of text");
+	sub->add_option("--color", args->colour, "Colour the text output: auto (TTY and NO_COLOR unset), always, never")
+		->check(CLI::IsMember({"auto", "always", "never"}))
+		->type_name("WHEN");
+	sub->footer(
+		"Exit codes: 0 nothing to warn about (info findings only), 1 at least one warning or error finding, "
+		"2 rdnactl could not run (bad arguments, --root unusable, nothing readable).");
+	sub->callback([args, rc] { *rc = status::run_status(status_options(*args)); });
+}
+
+} // namespace rdnafix

@@ -1,0 +1,62 @@
+// run_status / run_env: collect, evaluate, render, print; the exit code.
+#include "status/status.hpp"
+
+#include "findings.hpp"
+#include "render.hpp"
+
+#include "io/process.hpp"
+
+#include <cstdio>
+
+namespace rdnafix::status {
+
+namespace {
+
+bool want_colour(ColourMode mode)
+{
+	if (mode == ColourMode::always)
+		return true;
+	if (mode == ColourMode::never)
+		return false;
+	auto nc = io::env_value("NO_COLOR");
+	if (nc && !nc->empty())
+		return false;
+	return io::stdout_is_terminal();
+}
+
+void print(const std::string &out)
+{
+	std::fwrite(out.data(), 1, out.size(), stdout);
+}
+
+} // namespace
+
+int run_status(const StatusOptions &opts)
+{
+	auto snap = machine::collect(opts.machine);
+	auto findings = snap.nothing_readable ? std::vector<Finding>{} : evaluate(snap);
+	if (opts.json) {
+		print(to_json(snap, findings).dump(2, ' ', false, nlohmann::json::error_handler_t::replace));
+		std::fputc('\n', stdout);
+	} else {
+		print(render_text(snap, findings, want_colour(opts.colour)));
+	}
+	if (snap.nothing_readable) {
+		std::fprintf(stderr, "rdnactl status: %s\n", snap.nothing_readable_reason.c_str());
+		return 2;
+	}
+	return exit_code_for(findings);
+}
+
+int run_env(const EnvOptions &opts)
+{
+	auto snap = machine::collect(opts.machine);
+	if (snap.nothing_readable) {
+		std::fprintf(stderr, "rdnactl env: %s\n", snap.nothing_readable_reason.c_str());
+		return 2;
+	}
+	print(render_env(recommend_env(snap), opts.shell == Shell::fish ? "fish" : "sh"));
+	return 0;
+}
+
+} // namespace rdnafix::status

@@ -1,0 +1,28 @@
+#pragma once
+// `rdnactl status` and `rdnactl env` as functions: options in, exit code out
+// (0 nothing to report, 1 a warning or error finding, 2 could not run).  The
+// command line that fills the options lives in app/; nothing here knows it.
+#include "machine/collect.hpp"
+
+namespace rdnafix::status {
+
+enum class ColourMode { automatic, always, never };
+
+struct StatusOptions {
+	machine::CollectOptions machine;
+	bool json = false;
+	ColourMode colour = ColourMode::automatic;
+};
+// Collects, evaluates and prints the report (text or JSON) on stdout.
+int run_status(const StatusOptions &opts);
+
+enum class Shell { sh, fish };
+
+struct EnvOptions {
+	machine::CollectOptions machine;
+	Shell shell = Shell::sh;
+};
+// Prints the environment changes the findings ask for, as shell lines.
+int run_env(const EnvOptions &opts);
+
+} // namespace rdnafix::status
