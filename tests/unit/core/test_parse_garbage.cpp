@@ -7,7 +7,6 @@
 
 #include "core/gpudb.hpp"
 #include "core/parse.hpp"
-#include "io/rootfs.hpp"
 
 using namespace rdnafix::core;
 
@@ -36,7 +35,7 @@ void run_all(const std::string &s)
 	(void)parse_group_file(s);
 	(void)parse_passwd_file(s);
 	(void)parse_amdgpu_ids(s);
-	(void)rdnafix::io::parse_devnode_manifest(s);
+	(void)parse_devnode_manifest(s);
 	(void)rdnafix::gpudb::parse_gfx_name(s);
 }
 } // namespace

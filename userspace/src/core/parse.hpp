@@ -332,4 +332,28 @@ struct AmdgpuIds {
 };
 AmdgpuIds parse_amdgpu_ids(std::string_view text);
 
+// ------------------------------------------------------ dev/.devnodes ---
+
+// One line of a captured tree's device-node manifest dev/.devnodes (format:
+// tests/fixtures/README.md): `<path> <c|b> <major>:<minor> <octal mode>
+// <owner> <group>`.  In git the nodes are empty regular files; the manifest
+// holds what stat() showed on the machine.
+struct DevNodeEntry {
+	std::string path; // root-relative, no leading '/': "dev/kfd"
+	FileType type = FileType::char_device;
+	unsigned major = 0;
+	unsigned minor = 0;
+	unsigned mode = 0;
+	std::string owner;
+	std::string group;
+};
+
+// Bad lines are reported in `problems` ("dev/.devnodes line 3: ...") and
+// skipped.
+struct DevNodeManifest {
+	std::vector<DevNodeEntry> entries;
+	std::vector<std::string> problems;
+};
+DevNodeManifest parse_devnode_manifest(std::string_view text);
+
 } // namespace rdnafix::core

@@ -34,4 +34,27 @@ std::string KernelVersion::numeric() const
 	return fmt::format("{}.{}.{}", major, minor, patch);
 }
 
+std::string_view to_string(FileType type)
+{
+	switch (type) {
+	case FileType::regular:
+		return "regular";
+	case FileType::directory:
+		return "directory";
+	case FileType::symlink:
+		return "symlink";
+	case FileType::char_device:
+		return "char_device";
+	case FileType::block_device:
+		return "block_device";
+	case FileType::fifo:
+		return "fifo";
+	case FileType::socket:
+		return "socket";
+	case FileType::other:
+		return "other";
+	}
+	return "other";
+}
+
 } // namespace rdnafix::core

@@ -5,6 +5,7 @@
 #include <compare>
 #include <cstdint>
 #include <string>
+#include <string_view>
 
 namespace rdnafix::core {
 
@@ -54,5 +55,11 @@ struct KernelVersion {
 	// "6.12.117"
 	[[nodiscard]] std::string numeric() const;
 };
+
+// The kind of a file system object, as stat() classifies it (or as the
+// device-node manifest of a captured tree states it).
+enum class FileType { regular, directory, symlink, char_device, block_device, fifo, socket, other };
+// "regular", "directory", ..., "char_device", ...
+std::string_view to_string(FileType type);
 
 } // namespace rdnafix::core

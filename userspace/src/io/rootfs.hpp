@@ -30,37 +30,17 @@
 #include <string_view>
 #include <vector>
 
-#include "core/result.hpp"
+#include "core/parse.hpp"
+#include "core/types.hpp"
+#include "io/fs_error.hpp"
 
 namespace rdnafix::io {
 
-enum class FsErrorKind {
-	not_found,         // ENOENT (also a missing directory on the way)
-	permission_denied, // EACCES / EPERM
-	symlink_loop,      // ELOOP: too many symlinks while resolving
-	is_directory,      // EISDIR: read_text on a directory
-	not_directory,     // ENOTDIR: list_dir on a file, or a file in the middle of a path
-	empty,             // the file exists and is readable but has 0 bytes
-	binary,            // read_text found a NUL byte or invalid control bytes
-	too_large,         // more than max_bytes
-	bad_path,          // the relative path itself is invalid (e.g. contains a NUL)
-	io_error,          // any other errno (EIO, ENODEV from sysfs, ...)
-};
-
-// "not_found", "permission_denied", ...
-std::string_view to_string(FsErrorKind kind);
-
-struct FsError {
-	FsErrorKind kind = FsErrorKind::io_error;
-	std::string path;    // the root-relative path asked for, e.g. "sys/module/amdgpu/initstate"
-	std::string detail;  // e.g. "no such file (ENOENT)", "larger than the 1048576-byte limit"
-	int errno_value = 0; // 0 when not from a syscall (empty, binary, too_large)
-
-	// "unreadable: <detail>"  -- the per-item text that rdnactl prints.
-	[[nodiscard]] std::string reason() const;
-};
-
-template <class T> using FsResult = core::Result<T, FsError>;
+// The pure half lives in core/ (types, the manifest parser); the names are
+// used here as io's own.
+using core::DevNodeEntry;
+using core::DevNodeManifest;
+using core::FileType;
 
 // What read_text accepts.
 struct ReadOptions {
@@ -68,12 +48,10 @@ struct ReadOptions {
 	bool allow_empty = false;            // false: a 0-byte file -> FsErrorKind::empty
 };
 
-enum class FileType { regular, directory, symlink, char_device, block_device, fifo, socket, other };
-std::string_view to_string(FileType type);
-
 // stat() of a path (symlinks followed inside the root).  For device nodes in a
 // captured tree (regular files in git) the values come from the manifest
-// `dev/.devnodes` (team-interfaces.md §3), flagged by from_manifest.
+// `dev/.devnodes` (format: tests/fixtures/README.md; parsed by
+// core::parse_devnode_manifest), flagged by from_manifest.
 struct FileInfo {
 	FileType type = FileType::other;
 	unsigned mode = 0;                // permission bits only (07777)
@@ -86,25 +64,6 @@ struct FileInfo {
 	std::uint64_t size = 0; // st_size (sysfs reports 4096, procfs 0)
 	bool from_manifest = false;
 };
-
-// One line of dev/.devnodes: `<path> <c|b> <major>:<minor> <octal mode> <owner> <group>`.
-struct DevNodeEntry {
-	std::string path; // root-relative, no leading '/': "dev/kfd"
-	FileType type = FileType::char_device;
-	unsigned major = 0;
-	unsigned minor = 0;
-	unsigned mode = 0;
-	std::string owner;
-	std::string group;
-};
-
-// Pure parser of the manifest text (no I/O).  Bad lines are reported in
-// `problems` ("dev/.devnodes line 3: ...") and skipped.
-struct DevNodeManifest {
-	std::vector<DevNodeEntry> entries;
-	std::vector<std::string> problems;
-};
-DevNodeManifest parse_devnode_manifest(std::string_view text);
 
 class RootFs {
 public:

@@ -1,0 +1,69 @@
+#pragma once
+// RootFs's private state: the opened root, the memo tables and the resolver.
+// Included only by rootfs.cpp and rootfs_resolve.cpp.
+#include "io/rootfs.hpp"
+#include "io/unique_fd.hpp"
+
+#include <sys/types.h>
+
+#include <map>
+#include <set>
+
+namespace rdnafix::io {
+
+namespace detail {
+// Split a root-relative path into components; "" and "." dropped, ".." kept.
+std::vector<std::string> components(std::string_view rel);
+std::string join(const std::vector<std::string> &parts);
+FileType type_of(mode_t m);
+} // namespace detail
+
+// Cached raw read of one file.
+struct RawRead {
+	bool ok = false;
+	FsError error;
+	std::string data;
+	bool truncated = false; // stopped at limit + 1 bytes
+	std::size_t limit = 0;
+};
+
+struct RootFs::Impl {
+	std::string root;
+	bool live = false;
+	unique_fd root_fd;
+	std::optional<FsError> root_error;
+	Counters counters;
+	std::map<std::string, FsResult<std::string>> resolved_follow;   // rel -> canonical rel
+	std::map<std::string, FsResult<std::string>> resolved_nofollow; // rel -> canonical parent + name
+	std::set<std::string> known_dirs;                               // canonical paths verified to be directories
+	std::map<std::string, RawRead> reads;
+	std::map<std::string, FsResult<std::vector<std::string>>> dirs;
+	std::map<std::string, FsResult<std::string>> links;
+	std::map<std::string, FsResult<FileInfo>> stats;
+	std::optional<DevNodeManifest> manifest;
+
+	// The normalized key of a user path, or an error for an invalid one.
+	static FsResult<std::string> key_of(std::string_view rel);
+
+	// Resolve `rel` below the root, component by component.  With
+	// follow_final=false a final symlink is not followed.  Returns the
+	// canonical root-relative path ("" for the root).
+	FsResult<std::string> resolve(const std::string &key, bool follow_final);
+	FsResult<std::string> resolve_uncached(const std::string &key, bool follow_final);
+
+	// The path to pass to *at(root_fd, ...) for a canonical path.
+	static std::string at_path(const std::string &canon) { return canon.empty() ? std::string(".") : canon; }
+
+	// Live machine: the kernel resolves (root is "/", nothing can escape).
+	static std::string live_path(const std::string &key) { return "/" + key; }
+
+	FsResult<std::string> target_path(const std::string &key, bool follow_final);
+
+	int dirfd() const;
+	std::string sys_path(const std::string &p) const { return live ? p : at_path(p); }
+
+	RawRead read_raw(const std::string &key, std::size_t limit);
+	RawRead read_uncached(const std::string &key, std::size_t limit);
+};
+
+} // namespace rdnafix::io
