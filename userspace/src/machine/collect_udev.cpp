@@ -7,8 +7,9 @@
 #include <amdgpu_drm.h>
 #include <libudev.h>
 
+#include "io/unique_fd.hpp"
+
 #include <fcntl.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -27,22 +28,6 @@ struct UdevDeleter {
 	void operator()(udev_device *d) const { udev_device_unref(d); }
 };
 template <class T> using UPtr = std::unique_ptr<T, UdevDeleter>;
-
-class Fd {
-public:
-	explicit Fd(int fd) : fd_(fd) {}
-	~Fd()
-	{
-		if (fd_ >= 0)
-			::close(fd_);
-	}
-	Fd(const Fd &) = delete;
-	Fd &operator=(const Fd &) = delete;
-	int get() const { return fd_; }
-
-private:
-	int fd_;
-};
 
 class AmdgpuDevice {
 public:
@@ -93,8 +78,8 @@ RawValue udev_attr(udev_device *dev, const std::string &attr)
 LibdrmInfo query_libdrm(const std::string &node)
 {
 	LibdrmInfo info;
-	Fd fd(::open(node.c_str(), O_RDWR | O_CLOEXEC));
-	if (fd.get() < 0) {
+	io::unique_fd fd(::open(node.c_str(), O_RDWR | O_CLOEXEC));
+	if (!fd) {
 		info.error = "open " + node + ": " + std::strerror(errno);
 		return info;
 	}

@@ -1,0 +1,161 @@
+// Reader: who is judged (this process or --user), its groups, container
+// evidence and the device nodes /dev/kfd and /dev/dri/renderD*.
+#include "machine/collect_internal.hpp"
+
+#include "io/process.hpp"
+
+#include <algorithm>
+#include <fmt/format.h>
+
+namespace rdnafix::machine {
+
+namespace detail {
+
+void collect_access(io::RootFs &fs, Access &a, const std::vector<Device> &devices,
+		    const std::optional<std::string> &user)
+{
+	auto &u = a.unreadable;
+	core::GroupFile groups;
+	core::PasswdFile passwd;
+	if (auto t = fs.read_text("etc/group", {.max_bytes = 4 << 20, .allow_empty = true}))
+		groups = core::parse_group_file(*t);
+	else
+		note(u, "etc_group", t.error());
+	if (auto t = fs.read_text("etc/passwd", {.max_bytes = 4 << 20, .allow_empty = true}))
+		passwd = core::parse_passwd_file(*t);
+	else
+		note(u, "etc_passwd", t.error());
+
+	auto gname = [&](unsigned gid) {
+		const auto *g = groups.by_gid(gid);
+		return g ? g->name : std::to_string(gid);
+	};
+	auto configured_gids = [&](const std::string &name, std::optional<unsigned> primary) {
+		std::vector<unsigned> out;
+		if (primary)
+			out.push_back(*primary);
+		for (const auto &g : groups.groups)
+			if (std::find(g.members.begin(), g.members.end(), name) != g.members.end() &&
+			    std::find(out.begin(), out.end(), g.gid) == out.end())
+				out.push_back(g.gid);
+		return out;
+	};
+
+	Subject who;
+	if (user) {
+		a.subject = "user";
+		a.user = *user;
+		const auto *pw = passwd.by_name(*user);
+		if (!pw) {
+			u.push_back({"user", "etc/passwd",
+				     fmt::format("unreadable: user '{}' is not in etc/passwd", *user)});
+			auto gids = configured_gids(*user, std::nullopt);
+			who.gids = gids;
+		} else {
+			a.uid = pw->uid;
+			who.uid = pw->uid;
+			who.gids = configured_gids(*user, pw->gid);
+		}
+		who.user = *user;
+		for (unsigned g : who.gids)
+			who.groups.push_back(gname(g));
+		a.session_groups = who.groups;
+		a.configured_groups = who.groups;
+	} else {
+		a.subject = "process";
+		const io::ProcessIdentity self = io::process_identity();
+		unsigned uid = self.euid;
+		a.uid = uid;
+		who.uid = uid;
+		for (unsigned g : self.gids)
+			if (std::find(who.gids.begin(), who.gids.end(), g) == who.gids.end())
+				who.gids.push_back(g);
+		std::sort(who.gids.begin(), who.gids.end());
+		const auto *pw = passwd.by_uid(uid);
+		a.user = pw ? pw->name : "";
+		who.user = a.user;
+		for (unsigned g : who.gids)
+			who.groups.push_back(gname(g));
+		a.session_groups = who.groups;
+		if (pw) {
+			for (unsigned g : configured_gids(pw->name, pw->gid)) {
+				a.configured_groups.push_back(gname(g));
+				if (std::find(who.gids.begin(), who.gids.end(), g) == who.gids.end())
+					a.relogin_groups.push_back(gname(g));
+			}
+		}
+	}
+
+	// Containers.
+	if (fs.exists(".dockerenv")) {
+		a.container = true;
+		a.container_evidence = "/.dockerenv";
+	} else if (fs.exists("run/.containerenv")) {
+		a.container = true;
+		a.container_evidence = "/run/.containerenv";
+	} else if (auto c = fs.read_value("run/systemd/container")) {
+		a.container = true;
+		a.container_evidence = "/run/systemd/container: " + *c;
+	}
+
+	std::vector<std::string> paths{"dev/kfd"};
+	for (const auto &d : devices)
+		if (d.is_amd && !d.render_node.empty())
+			paths.push_back("dev/dri/" + d.render_node);
+	for (const auto &p : paths) {
+		DevNode n;
+		n.path = "/" + p;
+		auto st = fs.stat(p);
+		if (!st) {
+			if (st.error().kind != io::FsErrorKind::not_found)
+				note(u, n.path, st.error());
+			judge_node(n, who);
+			if (st.error().kind != io::FsErrorKind::not_found)
+				n.verdict = st.error().reason();
+			a.nodes.push_back(n);
+			continue;
+		}
+		n.exists = true;
+		n.stat_source = st->from_manifest ? "manifest" : "stat";
+		n.type = st->type == io::FileType::char_device ? 'c' : st->type == io::FileType::block_device ? 'b' : 0;
+		if (n.type) {
+			n.major = st->dev_major;
+			n.minor = st->dev_minor;
+		}
+		n.mode = st->mode;
+		if (st->uid)
+			n.uid = unsigned(*st->uid);
+		if (st->gid)
+			n.gid = unsigned(*st->gid);
+		n.owner = st->owner ? *st->owner : "";
+		n.group = st->group ? *st->group : "";
+		if (n.owner.empty() && n.uid) {
+			const auto *pw = passwd.by_uid(*n.uid);
+			n.owner = pw ? pw->name : std::to_string(*n.uid);
+		}
+		if (n.group.empty() && n.gid)
+			n.group = gname(*n.gid);
+		if (!n.gid && !n.group.empty())
+			if (const auto *g = groups.by_name(n.group))
+				n.gid = g->gid;
+		judge_node(n, who);
+		// On the live machine the kernel has the last word (ACLs from logind's
+		// uaccess, capabilities): ask it for the running process.
+		if (fs.is_live() && a.subject == "process") {
+			const io::AccessCheck kernel = io::check_read_write(n.path);
+			if (kernel.allowed && !n.can_open) {
+				n.can_open = true;
+				n.verdict += " — but access() allows it (ACL)";
+				n.missing_group.clear();
+			} else if (!kernel.allowed && n.can_open) {
+				n.can_open = false;
+				n.verdict += fmt::format(" — but access() refuses: {}", kernel.error);
+			}
+		}
+		a.nodes.push_back(n);
+	}
+}
+
+} // namespace detail
+
+} // namespace rdnafix::machine

@@ -1,0 +1,45 @@
+#pragma once
+// The readers behind machine::collect(), one per source; collect.cpp calls
+// them in order.  Each reads through the RootFs it is given and records what
+// it could not read; none of them decides anything.
+#include "machine/interpret.hpp"
+#include "machine/snapshot.hpp"
+
+#include "core/parse.hpp"
+#include "io/rootfs.hpp"
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace rdnafix::machine::detail {
+
+// Records an unreadable item.
+void note(std::vector<Unreadable> &u, std::string item, const io::FsError &e);
+// read_value that records a failure other than "does not exist".
+std::optional<std::string> value(io::RootFs &fs, const std::string &path, std::vector<Unreadable> &u,
+				 const std::string &item, bool missing_is_error = false);
+
+// collect_driver.cpp: proc/modules, modprobe.d, kernel, amdgpu/ttm parameters, RAM.
+std::vector<core::LoadedModule> read_modules(io::RootFs &fs, std::vector<Unreadable> &u);
+bool has_module(const std::vector<core::LoadedModule> &mods, std::string_view name);
+std::vector<ModprobeFile> read_modprobe_d(io::RootFs &fs, std::vector<Unreadable> &u);
+void collect_driver(io::RootFs &fs, Driver &d, const std::vector<core::LoadedModule> &mods,
+		    std::vector<ModprobeFile> &modprobe);
+
+// collect_rdnafix.cpp: the installed module, its parameters and /sys/kernel/rdnafix.
+void collect_rdnafix(io::RootFs &fs, Rdnafix &r, const std::string &release,
+		     const std::vector<core::LoadedModule> &mods);
+
+// collect_kfd.cpp: the KFD topology nodes.
+std::vector<KfdNodeInfo> collect_kfd(io::RootFs &fs, std::vector<Unreadable> &u);
+
+// collect_access.cpp: the subject (process or --user), groups, containers, device nodes.
+void collect_access(io::RootFs &fs, Access &a, const std::vector<Device> &devices,
+		    const std::optional<std::string> &user);
+
+// collect_env.cpp: this process's environment or the --env file.
+Environment collect_environment(const std::optional<std::string> &file, const std::vector<Device> &devices);
+
+} // namespace rdnafix::machine::detail

@@ -1,0 +1,88 @@
+// Reader: the rdnafix module: installed files, loaded state, parameters and
+// its sysfs ABI under sys/kernel/rdnafix.
+#include "machine/collect_internal.hpp"
+
+#include <fmt/format.h>
+
+namespace rdnafix::machine {
+
+namespace detail {
+
+void collect_rdnafix(io::RootFs &fs, Rdnafix &r, const std::string &release,
+		     const std::vector<core::LoadedModule> &mods)
+{
+	auto &u = r.unreadable;
+	if (!release.empty() && release.find('/') == std::string::npos && release != "." && release != "..") {
+		for (const char *dir : {"updates/dkms", "updates", "extra", "kernel/extra", "misc"})
+			for (const char *ext : {".ko", ".ko.xz", ".ko.zst", ".ko.gz"}) {
+				std::string p = fmt::format("lib/modules/{}/{}/rdnafix{}", release, dir, ext);
+				if (fs.exists(p))
+					r.installed_paths.push_back("/" + p);
+			}
+	}
+	r.installed = !r.installed_paths.empty();
+	if (has_module(mods, "rdnafix")) {
+		r.loaded = true;
+		r.loaded_evidence = "proc/modules";
+	} else if (fs.exists("sys/module/rdnafix")) {
+		r.loaded = true;
+		r.loaded_evidence = "sys/module/rdnafix";
+	}
+	if (auto params = fs.list_dir("sys/module/rdnafix/parameters")) {
+		for (const auto &p : *params) {
+			// String parameters (targets, exclude) print "\n" when empty.
+			auto v = fs.read_value("sys/module/rdnafix/parameters/" + p, {.allow_empty = true});
+			if (v)
+				r.params[p] = *v;
+			else if (v.error().kind == io::FsErrorKind::empty)
+				r.params[p] = "";
+			else
+				note(u, "rdnafix.parameters." + p, v.error());
+		}
+	}
+	const std::string base = "sys/kernel/rdnafix";
+	if (!fs.exists(base))
+		return;
+	r.version = value(fs, base + "/version", u, "rdnafix.version", true);
+	r.abi_version = value(fs, base + "/abi_version", u, "rdnafix.abi_version", true);
+	r.amdgpu_state = value(fs, base + "/amdgpu", u, "rdnafix.amdgpu", true);
+	r.dry_run = value(fs, base + "/dry_run", u, "rdnafix.dry_run", true);
+	if (auto hooks = fs.list_dir(base + "/hooks")) {
+		for (const auto &h : *hooks)
+			if (auto v = value(fs, base + "/hooks/" + h, u, "rdnafix.hooks." + h, true))
+				r.hooks[h] = *v;
+	} else {
+		note(u, "rdnafix.hooks", hooks.error());
+	}
+	static const std::vector<std::string> abi{"pci_id",
+						  "gfx_target",
+						  "generation",
+						  "targeted",
+						  "reason",
+						  "noretry_requested",
+						  "noretry_applied",
+						  "fragment_size_requested",
+						  "fragment_size_applied",
+						  "mtype_sysmem",
+						  "mtype_vram",
+						  "pte_calls",
+						  "pte_rewrites",
+						  "pte_would_rewrite"};
+	if (auto devs = fs.list_dir(base + "/devices")) {
+		for (const auto &bdf : *devs) {
+			RdnafixDevice d;
+			d.pci_bdf = bdf;
+			for (const auto &f : abi)
+				if (auto v = value(fs, base + "/devices/" + bdf + "/" + f, u,
+						   "rdnafix.devices." + bdf + "." + f, true))
+					d.values[f] = *v;
+			r.devices.push_back(std::move(d));
+		}
+	} else if (devs.error().kind != io::FsErrorKind::not_found) {
+		note(u, "rdnafix.devices", devs.error());
+	}
+}
+
+} // namespace detail
+
+} // namespace rdnafix::machine
