@@ -1,0 +1,61 @@
+// The check catalogue: every id evaluate() can emit, its severity and title
+// (docs/checks.md has one section per id).
+#include "findings.hpp"
+
+namespace rdnafix::status {
+
+std::string_view severity_name(Severity s)
+{
+	switch (s) {
+	case Severity::info:
+		return "info";
+	case Severity::warn:
+		return "warn";
+	case Severity::error:
+		return "error";
+	}
+	return "info";
+}
+
+const std::vector<CheckInfo> &catalogue()
+{
+	static const std::vector<CheckInfo> c{
+		{"RDNA-ACC-001", Severity::error, "/dev/kfd is missing"},
+		{"RDNA-ACC-002", Severity::error, "cannot open a GPU device node"},
+		{"RDNA-ACC-003", Severity::warn, "added to the group but not logged in again"},
+		{"RDNA-ACC-004", Severity::error, "render node missing for an AMD GPU"},
+		{"RDNA-DRV-001", Severity::error, "amdgpu is not loaded"},
+		{"RDNA-DRV-002", Severity::error, "amdgpu did not finish initialising"},
+		{"RDNA-DRV-003", Severity::warn, "RDNA1 with noretry=0 in effect (silent hangs)"},
+		{"RDNA-DRV-004", Severity::info, "vm_fragment_size is set"},
+		{"RDNA-DRV-005", Severity::warn, "amdgpu.gttsize / gtt_size is set"},
+		{"RDNA-DRV-006", Severity::info, "modprobe.d value overridden by the kernel command line"},
+		{"RDNA-DRV-007", Severity::warn, "configured value is not the value in effect"},
+		{"RDNA-ENV-001", Severity::error, "invalid HSA_OVERRIDE_GFX_VERSION"},
+		{"RDNA-ENV-002", Severity::error, "cross-family override (unsafe)"},
+		{"RDNA-ENV-003", Severity::info, "pointless override (equal to the native target)"},
+		{"RDNA-ENV-004", Severity::info, "ISA-safe same-family override (working workaround)"},
+		{"RDNA-ENV-005", Severity::warn, "override for a node that is not an AMD GPU"},
+		{"RDNA-ENV-006", Severity::warn, "iGPU enumerated before the dGPU"},
+		{"RDNA-ENV-007", Severity::warn, "*_VISIBLE_DEVICES does not select the intended GPU"},
+		{"RDNA-ENV-008", Severity::warn, "slow debug variables are set"},
+		{"RDNA-ENV-009", Severity::warn, "HSA_XNACK=1 on GFX10 (never enabled by KFD)"},
+		{"RDNA-ENV-010", Severity::warn, "expandable_segments in the PyTorch allocator config"},
+		{"RDNA-ENV-011", Severity::warn, "override set but no AMD GPU to apply it to"},
+		{"RDNA-ENV-012", Severity::warn, "override used in practice but not guaranteed"},
+		{"RDNA-ENV-013", Severity::warn, "override or native target unknown to ROCm"},
+		{"RDNA-GPU-001", Severity::info, "no AMD GPU found"},
+		{"RDNA-GPU-002", Severity::warn, "gfx target not on ROCm's official support list"},
+		{"RDNA-GPU-003", Severity::warn, "gfx target of an AMD GPU is unknown"},
+		{"RDNA-MEM-001", Severity::warn, "APU memory ceiling (GTT/TTM) is small"},
+		{"RDNA-MOD-001", Severity::warn, "rdnafix installed but not loaded"},
+		{"RDNA-MOD-002", Severity::warn, "rdnafix hook inactive"},
+		{"RDNA-MOD-003", Severity::error, "rdnafix sysfs ABI version not supported"},
+		{"RDNA-MOD-004", Severity::info, "rdnafix is in dry-run mode"},
+		{"RDNA-MOD-005", Severity::warn, "rdnafix did not apply a requested setting to a device"},
+		{"RDNA-RDR-000", Severity::warn, "items could not be read"},
+	};
+	return c;
+}
+
+} // namespace rdnafix::status

@@ -1,0 +1,132 @@
+// evaluate(): runs every check_<area> and orders the findings; the helpers the
+// checks share; the summary of unreadable items.
+#include "checks.hpp"
+
+#include "rules.hpp"
+
+#include "core/gpudb.hpp"
+#include "core/rules.hpp"
+
+#include <algorithm>
+#include <fmt/format.h>
+
+namespace rdnafix::status {
+
+namespace detail {
+
+std::string safe_override_for(std::string_view native)
+{
+	auto t = gpudb::parse_gfx_name(native);
+	if (!t)
+		return "";
+	auto s = rules::safe_override_for(*t);
+	return s ? s->dotted() : "";
+}
+
+Severity sev(std::string_view id)
+{
+	for (const auto &c : catalogue())
+		if (c.id == id)
+			return c.severity;
+	return Severity::info;
+}
+
+std::vector<const Device *> amd_devices(const Snapshot &s)
+{
+	std::vector<const Device *> v;
+	for (const auto &d : s.devices)
+		if (d.is_amd)
+			v.push_back(&d);
+	return v;
+}
+
+std::string dev_label(const Device &d)
+{
+	std::string l = d.pci_bdf.empty() ? d.card : d.pci_bdf;
+	if (d.gfx_target)
+		l += " (" + *d.gfx_target + ")";
+	return l;
+}
+
+const Param *param(const Snapshot &s, std::string_view mod, std::string_view name)
+{
+	for (const auto &p : s.driver.params)
+		if (p.module == mod && p.name == name)
+			return &p;
+	return nullptr;
+}
+
+std::string where(const Param &p)
+{
+	if (p.source == "cmdline")
+		return fmt::format("kernel command line ({}.{}={})", p.module, p.name, p.configured_value);
+	if (p.source == "modprobe.d")
+		return fmt::format("{}:{} (options {} {}={})", p.source_file, p.source_line, p.module, p.name,
+				   p.configured_value);
+	return "default";
+}
+
+std::string fix_param(const Param &p, std::string_view want)
+{
+	if (p.source == "cmdline")
+		return fmt::format("edit GRUB_CMDLINE_LINUX in /etc/default/grub: set {}.{}={} (or remove it), then "
+				   "update-grub and reboot",
+				   p.module, p.name, want);
+	if (p.source == "modprobe.d")
+		return fmt::format("edit {} line {}: options {} {}={} (or remove it), then update-initramfs -u and "
+				   "reboot",
+				   p.source_file, p.source_line, p.module, p.name, want);
+	return fmt::format("add 'options {} {}={}' to /etc/modprobe.d/{}.conf, then update-initramfs -u and reboot",
+			   p.module, p.name, want, p.module);
+}
+
+void check_unreadable(Ctx &c)
+{
+	size_t n = 0;
+	std::string first;
+	auto count = [&](const std::vector<Unreadable> &v) {
+		for (const auto &u : v) {
+			if (first.empty())
+				first = u.path + ": " + u.reason;
+			++n;
+		}
+	};
+	for (const auto &d : c.s.devices)
+		count(d.unreadable);
+	count(c.s.driver.unreadable);
+	count(c.s.rdnafix.unreadable);
+	count(c.s.access.unreadable);
+	count(c.s.environment.unreadable);
+	if (n)
+		c.add("RDNA-RDR-000", "",
+		      fmt::format("{} item{} could not be read (first: {})", n, n == 1 ? "" : "s", first),
+		      "the values shown as 'unreadable' are unknown; checks that need them were skipped",
+		      "run as root, or check the named files");
+}
+
+} // namespace detail
+
+std::vector<Finding> evaluate(const Snapshot &snap)
+{
+	detail::Ctx c{snap, {}};
+	detail::check_devices(c);
+	detail::check_driver(c);
+	detail::check_memory(c);
+	detail::check_access(c);
+	detail::check_environment(c);
+	detail::check_rdnafix(c);
+	detail::check_unreadable(c);
+	std::stable_sort(c.out.begin(), c.out.end(),
+			 [](const Finding &a, const Finding &b) { return int(a.severity) > int(b.severity); });
+	return c.out;
+}
+
+int exit_code_for(const std::vector<Finding> &findings)
+{
+	for (const auto &f : findings)
+		if (f.severity != Severity::info)
+			return 1;
+	return 0;
+}
+
+} // namespace rdnafix::status

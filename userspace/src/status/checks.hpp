@@ -1,0 +1,46 @@
+#pragma once
+// Internal to the checks: the context each check_<area> adds findings to, and
+// the small helpers they share.  One checks_<area>.cpp per area.
+#include "findings.hpp"
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace rdnafix::status::detail {
+
+// The ISA-safe override value for a native target name, "" if none.
+std::string safe_override_for(std::string_view native);
+// The catalogue severity of a check id.
+Severity sev(std::string_view id);
+
+struct Ctx {
+	const Snapshot &s;
+	std::vector<Finding> out;
+	void add(std::string_view id, std::string subject, std::string finding, std::string why, std::string fix,
+		 std::optional<Severity> override_sev = std::nullopt)
+	{
+		out.push_back(Finding{std::string(id), override_sev ? *override_sev : sev(id), std::move(subject),
+				      std::move(finding), std::move(why), std::move(fix)});
+	}
+};
+
+std::vector<const Device *> amd_devices(const Snapshot &s);
+// "0000:03:00.0 (gfx1031)"
+std::string dev_label(const Device &d);
+const Param *param(const Snapshot &s, std::string_view mod, std::string_view name);
+// Where a parameter is set, for messages.
+std::string where(const Param &p);
+// How to change a parameter to `want` where it is set.
+std::string fix_param(const Param &p, std::string_view want);
+
+void check_devices(Ctx &c);
+void check_driver(Ctx &c);
+void check_memory(Ctx &c);
+void check_access(Ctx &c);
+void check_environment(Ctx &c);
+void check_rdnafix(Ctx &c);
+void check_unreadable(Ctx &c);
+
+} // namespace rdnafix::status::detail

@@ -1,0 +1,67 @@
+// Checks: the rdnafix module: installed, loaded, its ABI, hooks, dry run and
+// the settings it applied per device.
+#include "checks.hpp"
+
+#include "rules.hpp"
+
+#include "core/rules.hpp"
+
+#include <algorithm>
+#include <fmt/format.h>
+
+namespace rdnafix::status {
+
+namespace detail {
+
+void check_rdnafix(Ctx &c)
+{
+	const auto &r = c.s.rdnafix;
+	if (r.installed && !r.loaded) {
+		c.add("RDNA-MOD-001", "rdnafix",
+		      fmt::format("rdnafix is installed ({}) but not loaded", r.installed_paths.front()),
+		      "none of its per-device settings is in effect",
+		      "modprobe rdnafix (and check 'dmesg | grep rdnafix')");
+	}
+	if (!r.loaded)
+		return;
+	if (r.abi_version && *r.abi_version != "1") {
+		c.add("RDNA-MOD-003", "rdnafix",
+		      fmt::format("/sys/kernel/rdnafix/abi_version is '{}', this rdnactl reads ABI 1", *r.abi_version),
+		      "the values below may be misread", "install matching rdnactl and rdnafix versions");
+		return;
+	}
+	for (const auto &[name, state] : r.hooks)
+		if (state.rfind("inactive", 0) == 0)
+			c.add("RDNA-MOD-002", "rdnafix hook " + name, fmt::format("hook {} is {}", name, state),
+			      "rdnafix fails closed: the settings that depend on this hook are not applied",
+			      "read 'dmesg | grep rdnafix' for the reason; an unsupported kernel needs a newer "
+			      "rdnafix");
+	if (r.dry_run && *r.dry_run == "1")
+		c.add("RDNA-MOD-004", "rdnafix", "rdnafix runs with dry_run=1: it counts but changes nothing",
+		      "pte_would_rewrite shows what it would do; nothing is applied",
+		      "set 'options rdnafix dry_run=0' in /etc/modprobe.d/rdnafix.conf and reload");
+	for (const auto &d : r.devices) {
+		auto get = [&](const char *k) {
+			auto it = d.values.find(k);
+			return it == d.values.end() ? std::string() : it->second;
+		};
+		if (get("targeted") != "1")
+			continue;
+		for (auto [req, app, what] :
+		     {std::tuple{"noretry_requested", "noretry_applied", "noretry"},
+		      std::tuple{"fragment_size_requested", "fragment_size_applied", "vm_fragment_size"}}) {
+			std::string rq = get(req), ap = get(app);
+			if (!rq.empty() && rq != "-1" && ap != rq)
+				c.add("RDNA-MOD-005", d.pci_bdf,
+				      fmt::format("{} requested {} but applied {} ({})", what, rq,
+						  ap.empty() ? "?" : ap, get("reason")),
+				      "the device runs with amdgpu's own value",
+				      "the setting is applied at device probe: reload amdgpu after rdnafix "
+				      "(softdep amdgpu pre: rdnafix) or reboot");
+		}
+	}
+}
+
+} // namespace detail
+
+} // namespace rdnafix::status
