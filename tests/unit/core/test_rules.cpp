@@ -204,3 +204,29 @@ TEST_CASE("ttm: pages_limit is counted in 4 KiB pages", "[rules]")
 	CHECK(rules::ttm_pages_limit_bytes(0) == std::nullopt);
 	CHECK(rules::ttm_pages_limit_bytes(~0ULL) == ~0ULL); // saturates
 }
+
+TEST_CASE("module parameter values: configured vs what the kernel prints", "[rules][params]")
+{
+	using rules::param_values_equal;
+	CHECK(param_values_equal("1", "1") == true);
+	CHECK(param_values_equal("65536", "-1") == false);
+	CHECK(param_values_equal("+5", " 5\n") == true); // one '+' and white space, as before
+	CHECK(param_values_equal("1", "Y") == true);     // booleans: the kernel prints Y/N
+	CHECK(param_values_equal("off", "N") == true);
+	CHECK(param_values_equal("0xfff7bfff", "4294426623") == true); // hex masks, decimal print
+	CHECK(param_values_equal("4294426623", "0xfff7bfff") == true);
+	CHECK(param_values_equal("0x10", "0X10") == true);
+	CHECK(param_values_equal("0x10", "17") == false);
+	CHECK(param_values_equal("10000", "10000") == true);
+	CHECK(param_values_equal("abc", "abc") == true);
+	CHECK(param_values_equal("abc", "def") == std::nullopt);  // strings cannot be compared
+	CHECK(param_values_equal("0x10 ", "16") == std::nullopt); // hex only without white space
+}
+
+TEST_CASE("rocm support list", "[rules]")
+{
+	CHECK(rules::rocm_officially_supported("gfx1030"));
+	CHECK(rules::rocm_officially_supported("gfx1201"));
+	CHECK_FALSE(rules::rocm_officially_supported("gfx1031"));
+	CHECK_FALSE(rules::rocm_officially_supported("gfx1010"));
+}

@@ -6,6 +6,8 @@
 #include <array>
 #include <limits>
 
+#include "core/parse.hpp"
+
 #include <fmt/format.h>
 
 namespace rdnafix::rules {
@@ -138,176 +140,6 @@ bool kfd_xnack_possible(const KernelVersion &kernel, const GcVersion &gc)
 	return gc < GcVersion{10, 1, 1};
 }
 
-// ---- ISA families ------------------------------------------------------------
-namespace {
-constexpr GfxTarget kGfx10_1[] = {{10, 1, 0}, {10, 1, 1}, {10, 1, 2}, {10, 1, 3}};
-constexpr GfxTarget kGfx10_3[] = {{10, 3, 0}, {10, 3, 1}, {10, 3, 2}, {10, 3, 3}, {10, 3, 4}, {10, 3, 5}, {10, 3, 6}};
-constexpr GfxTarget kGfx11[] = {{11, 0, 0}, {11, 0, 1}, {11, 0, 2}, {11, 0, 3},
-				{11, 5, 0}, {11, 5, 1}, {11, 5, 2}, {11, 5, 3}};
-constexpr GfxTarget kGfx12[] = {{12, 0, 0}, {12, 0, 1}};
-
-// LLVM AMDGPUUsage.rst "Generic processors" (rocm-userspace.md §4).
-const IsaFamily kFamilies[] = {
-	{"gfx10-1-generic", kGfx10_1, false,
-	 "dot instructions (v_dot4_i32_i8, v_dot2_f32_f16, ...) differ between members; BVH not on gfx1013"},
-	{"gfx10-3-generic", kGfx10_3, true, ""},
-	{"gfx11-generic", kGfx11, false,
-	 "hazard pessimizations; not all VGPRs usable on gfx1100/1101/1151; SALU float not on gfx1100-1103; "
-	 "no SGPR src1 in DPP on gfx1100-1103"},
-	{"gfx12-generic", kGfx12, true, ""},
-};
-
-// GCN5 / CDNA targets in ROCr's ISA registry (not in a generic family here).
-constexpr GfxTarget kOtherRocm[] = {{9, 0, 0}, {9, 0, 2},  {9, 0, 4},  {9, 0, 6}, {9, 0, 8},
-				    {9, 0, 9}, {9, 0, 10}, {9, 0, 12}, {9, 4, 2}, {9, 5, 0}};
-
-bool in(std::span<const GfxTarget> s, const GfxTarget &t)
-{
-	return std::find(s.begin(), s.end(), t) != s.end();
-}
-bool is_gfx110x(const GfxTarget &t)
-{
-	return t.major == 11 && t.minor == 0;
-}
-bool is_gfx115x(const GfxTarget &t)
-{
-	return t.major == 11 && t.minor == 5;
-}
-} // namespace
-
-std::span<const IsaFamily> isa_families()
-{
-	return kFamilies;
-}
-
-const IsaFamily *isa_family_of(const GfxTarget &t)
-{
-	for (const auto &f : kFamilies)
-		if (in(f.members, t))
-			return &f;
-	return nullptr;
-}
-
-bool is_known_rocm_target(const GfxTarget &t)
-{
-	return isa_family_of(t) != nullptr || in(kOtherRocm, t);
-}
-
-std::string_view to_string(OverrideVerdict v)
-{
-	switch (v) {
-	case OverrideVerdict::pointless:
-		return "pointless";
-	case OverrideVerdict::isa_safe:
-		return "isa_safe";
-	case OverrideVerdict::works_not_guaranteed:
-		return "works_not_guaranteed";
-	case OverrideVerdict::unsafe:
-		return "unsafe";
-	case OverrideVerdict::unknown:
-		return "unknown";
-	}
-	return "unknown";
-}
-
-OverrideAssessment assess_override(const GfxTarget &native, const GfxTarget &ov)
-{
-	const std::string n = native.name();
-	const std::string o = ov.name();
-	const std::string val = ov.dotted();
-	if (native == ov)
-		return {OverrideVerdict::pointless,
-			fmt::format("HSA_OVERRIDE_GFX_VERSION={} names the GPU's own target {}: it changes nothing; "
-				    "remove it",
-				    val, n)};
-	if (!is_known_rocm_target(ov))
-		return {OverrideVerdict::unknown,
-			fmt::format("HSA_OVERRIDE_GFX_VERSION={} names {}, which is not a ROCm ISA rdnactl knows; ROCr "
-				    "fails agent creation for unknown ISAs ('The GPU node has an unrecognized id.', "
-				    "rocm-userspace.md §5)",
-				    val, o)};
-	const IsaFamily *nf = isa_family_of(native);
-	const IsaFamily *of = isa_family_of(ov);
-	if (nf == nullptr && !is_known_rocm_target(native))
-		return {OverrideVerdict::unknown,
-			fmt::format("no ISA compatibility data for the GPU's target {}; cannot judge "
-				    "HSA_OVERRIDE_GFX_VERSION={} ({})",
-				    n, val, o)};
-	if (nf == nullptr || of == nullptr || nf != of) {
-		if (nf != nullptr && std::string_view(nf->generic_name) == "gfx10-1-generic" && of != nullptr &&
-		    std::string_view(of->generic_name) == "gfx10-3-generic")
-			return {OverrideVerdict::unsafe,
-				fmt::format(
-					"{} (RDNA1) and {} (RDNA2) are different ISAs: the same instruction word is "
-					"v_mac_legacy_f32 on gfx1010 and v_fmac_legacy_f32 on gfx1030 (different "
-					"rounding) and gfx1030 code uses v_cmpx forms GFX10.1 avoids; users report "
-					"HSA_STATUS_ERROR_MEMORY_APERTURE_VIOLATION (AUTOMATIC1111 #9283, #11942). No "
-					"override is safe on RDNA1: use libraries built for {} or gfx10-1-generic "
-					"(rocm-userspace.md §5)",
-					n, o, n)};
-		if (native.major == 9 && ov.major >= 10)
-			return {OverrideVerdict::unsafe,
-				fmt::format("{} (GCN/CDNA) and {} (RDNA) are different ISAs; a forgotten "
-					    "HSA_OVERRIDE_GFX_VERSION=10.3.0 made an MI210 fault with 'Memory access "
-					    "fault' "
-					    "(ROCm/ROCm#5238, prior-art.md §4.1)",
-					    n, o)};
-		return {OverrideVerdict::unsafe,
-			fmt::format("{} and {} are in different ISA families ({} vs {}): code compiled for {} can "
-				    "trap or compute wrong results on {} (rocm-userspace.md §4-5)",
-				    n, o, nf ? nf->generic_name : std::string_view("no generic family"),
-				    of ? of->generic_name : std::string_view("no generic family"), o, n)};
-	}
-	// Same LLVM generic family.
-	if (nf->no_restrictions)
-		return {OverrideVerdict::isa_safe,
-			fmt::format("{} and {} are both in {}, which LLVM lists with no restrictions; the compiled "
-				    "code is identical (rocm-userspace.md §5), so HSA_OVERRIDE_GFX_VERSION={} is a "
-				    "working workaround for libraries without {} code (library bugs remain possible, "
-				    "e.g. ROCm/MIOpen#3540)",
-				    n, o, nf->generic_name, val, n)};
-	if (is_gfx115x(native) && is_gfx110x(ov)) {
-		if (native == GfxTarget{11, 5, 1})
-			return {OverrideVerdict::unsafe,
-				fmt::format(
-					"gfx1151 (Strix Halo) code differs from {} code (236 of the lines of one test "
-					"kernel differ) and gfx1151 hazards are handled only in gfx1151/generic code; "
-					"memory access faults are reported with 11.0.0 on Strix Halo (ROCm/ROCm#5824). "
-					"Use native gfx1151 builds (ROCm 6.4.4+, PyTorch ROCm 7.0+ wheels)",
-					o)};
-		return {OverrideVerdict::unsafe,
-			fmt::format("{} (RDNA3.5) is not {} (RDNA3): gfx1150 with 11.0.0 fails with "
-				    "HSA_STATUS_ERROR_INVALID_ISA (likelovewant/ROCmLibs-for-gfx1103-AMD780M-APU#37); "
-				    "use native {} builds (ROCm 7.0.2+)",
-				    n, o, n)};
-	}
-	if (is_gfx110x(native) && is_gfx115x(ov))
-		return {OverrideVerdict::unsafe,
-			fmt::format("{} code may use SALU float instructions, which {} does not have "
-				    "(LLVM gfx11-generic restrictions, rocm-userspace.md §4)",
-				    o, n)};
-	return {OverrideVerdict::works_not_guaranteed,
-		fmt::format("{} and {} share {} but LLVM lists restrictions ({}); HSA_OVERRIDE_GFX_VERSION={} is "
-			    "used in practice but not guaranteed (rocm-userspace.md §5)",
-			    n, o, nf->generic_name, nf->restrictions, val)};
-}
-
-std::optional<GfxTarget> safe_override_for(const GfxTarget &native)
-{
-	const IsaFamily *f = isa_family_of(native);
-	if (f == nullptr || !f->no_restrictions)
-		return std::nullopt;
-	if (native.major == 10) {
-		GfxTarget base{10, 3, 0};
-		if (native == base)
-			return std::nullopt;
-		return base;
-	}
-	if (native.major == 12)
-		return native == GfxTarget{12, 0, 1} ? GfxTarget{12, 0, 0} : GfxTarget{12, 0, 1};
-	return std::nullopt;
-}
-
 std::optional<std::uint64_t> ttm_pages_limit_bytes(std::uint64_t pages_limit)
 {
 	if (pages_limit == 0)
@@ -315,6 +147,75 @@ std::optional<std::uint64_t> ttm_pages_limit_bytes(std::uint64_t pages_limit)
 	if (pages_limit > std::numeric_limits<std::uint64_t>::max() / kTtmPageSize)
 		return std::numeric_limits<std::uint64_t>::max();
 	return pages_limit * kTtmPageSize;
+}
+
+namespace {
+
+// A decimal integer with optional surrounding white space and one leading
+// '+' ("+5", " -1\n"); hex is not decimal.
+std::optional<std::int64_t> decimal(std::string_view s)
+{
+	s = core::trim(s);
+	if (!s.empty() && s.front() == '+')
+		s.remove_prefix(1);
+	std::string_view digits = !s.empty() && s.front() == '-' ? s.substr(1) : s;
+	if (digits.size() > 1 && digits[0] == '0' && (digits[1] == 'x' || digits[1] == 'X'))
+		return std::nullopt;
+	auto v = core::parse_i64(s);
+	if (!v)
+		return std::nullopt;
+	return *v;
+}
+
+// "0x..." exactly (no white space): the kernel prints some masks in hex.
+std::optional<std::uint64_t> hex(std::string_view s)
+{
+	if (s.size() <= 2 || s[0] != '0' || (s[1] != 'x' && s[1] != 'X') || core::trim(s).size() != s.size())
+		return std::nullopt;
+	auto v = core::parse_u64(s);
+	if (!v)
+		return std::nullopt;
+	return *v;
+}
+
+} // namespace
+
+bool rocm_officially_supported(std::string_view gfx)
+{
+	// rocm-userspace.md §5 "Official support status": Linux matrices 6.0-6.3
+	// (gfx908 gfx90a gfx942 gfx1030 gfx1100), RX 7000 (gfx1101/1102) in the
+	// Radeon tables, RDNA4 from 6.4.1, gfx1151 from 6.4.4, gfx1150 from 7.0.2,
+	// Radeon VII/PRO VII (gfx906, deprecated).
+	static constexpr std::array<std::string_view, 13> list{"gfx906",  "gfx908",  "gfx90a",  "gfx942",  "gfx950",
+							       "gfx1030", "gfx1100", "gfx1101", "gfx1102", "gfx1150",
+							       "gfx1151", "gfx1200", "gfx1201"};
+	return std::find(list.begin(), list.end(), gfx) != list.end();
+}
+
+std::optional<bool> param_values_equal(std::string_view a, std::string_view b)
+{
+	auto boolish = [](std::string_view s) -> std::optional<bool> {
+		if (s == "Y" || s == "y" || s == "1" || s == "on" || s == "true")
+			return true;
+		if (s == "N" || s == "n" || s == "0" || s == "off" || s == "false")
+			return false;
+		return std::nullopt;
+	};
+	auto ia = decimal(a), ib = decimal(b);
+	if (ia && ib)
+		return *ia == *ib;
+	// Booleans: the kernel prints Y/N.
+	if ((b == "Y" || b == "N") && boolish(a))
+		return *boolish(a) == (b == "Y");
+	// Hex values such as ppfeaturemask=0xfff7bfff are printed in decimal... or hex.
+	auto ha = hex(a), hb = hex(b);
+	if (ha && (hb || ib))
+		return *ha == (hb ? *hb : static_cast<std::uint64_t>(*ib));
+	if (hb && ia)
+		return *hb == static_cast<std::uint64_t>(*ia);
+	if (a == b)
+		return true;
+	return std::nullopt;
 }
 
 } // namespace rdnafix::rules

@@ -94,4 +94,14 @@ std::optional<GfxTarget> safe_override_for(const GfxTarget &native);
 inline constexpr std::uint64_t kTtmPageSize = 4096;
 std::optional<std::uint64_t> ttm_pages_limit_bytes(std::uint64_t pages_limit);
 
+// ---- ROCm support ------------------------------------------------------------
+// Is this gfx target on an official ROCm Linux support list?
+bool rocm_officially_supported(std::string_view gfx);
+
+// ---- module parameter values ---------------------------------------------------
+// Compare a configured module-parameter value with the value the kernel prints
+// in /sys/module/<m>/parameters/<name>: numbers numerically, booleans Y/N vs
+// 1/0/y/n.  nullopt when the two cannot be compared (e.g. string parameters).
+std::optional<bool> param_values_equal(std::string_view configured, std::string_view live);
+
 } // namespace rdnafix::rules

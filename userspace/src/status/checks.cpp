@@ -2,8 +2,6 @@
 // checks share; the summary of unreadable items.
 #include "checks.hpp"
 
-#include "rules.hpp"
-
 #include "core/gpudb.hpp"
 #include "core/rules.hpp"
 

@@ -1,8 +1,6 @@
 // Checks: /dev/kfd and the render nodes exist and the subject can open them.
 #include "checks.hpp"
 
-#include "rules.hpp"
-
 #include "core/rules.hpp"
 
 #include <algorithm>

@@ -1,8 +1,6 @@
 // Checks: which GPUs are there and whether ROCm supports their gfx target.
 #include "checks.hpp"
 
-#include "rules.hpp"
-
 #include "core/rules.hpp"
 
 #include <algorithm>
@@ -32,7 +30,7 @@ void check_devices(Ctx &c)
 			      "database can be extended");
 			continue;
 		}
-		if (rocm_officially_supported(*d->gfx_target))
+		if (rules::rocm_officially_supported(*d->gfx_target))
 			continue;
 		std::string safe = safe_override_for(*d->gfx_target);
 		bool rdna1 = d->generation == "rdna1";

@@ -2,8 +2,6 @@
 // (fragment size, GTT size, overridden and unapplied values).
 #include "checks.hpp"
 
-#include "rules.hpp"
-
 #include "core/rules.hpp"
 
 #include <algorithm>
@@ -88,7 +86,7 @@ void check_driver(Ctx &c)
 			      fmt::format("keep one place: remove {}.{}= from the command line or the line from {}",
 					  p.module, p.name, p.overridden_file));
 		if (p.source != "default" && p.live_value) {
-			auto eq = param_values_equal(p.configured_value, *p.live_value);
+			auto eq = rules::param_values_equal(p.configured_value, *p.live_value);
 			if (eq && !*eq)
 				c.add("RDNA-DRV-007", fmt::format("{}.{}", p.module, p.name),
 				      fmt::format("{} sets {}={} but the running module has {}", where(p), p.name,

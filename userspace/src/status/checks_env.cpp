@@ -2,8 +2,6 @@
 // debug switches, HSA_XNACK and the PyTorch allocator configuration.
 #include "checks.hpp"
 
-#include "rules.hpp"
-
 #include "core/rules.hpp"
 
 #include <algorithm>

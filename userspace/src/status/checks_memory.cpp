@@ -1,8 +1,6 @@
 // Checks: the memory an APU can map for the GPU (GTT / TTM limit).
 #include "checks.hpp"
 
-#include "rules.hpp"
-
 #include "core/rules.hpp"
 
 #include <algorithm>

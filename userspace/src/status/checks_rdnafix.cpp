@@ -2,8 +2,6 @@
 // the settings it applied per device.
 #include "checks.hpp"
 
-#include "rules.hpp"
-
 #include "core/rules.hpp"
 
 #include <algorithm>

@@ -1,7 +1,7 @@
 // recommend_env(): the environment changes of `rdnactl env`.
 #include "checks.hpp"
 
-#include "rules.hpp"
+#include "core/rules.hpp"
 
 #include <algorithm>
 #include <fmt/format.h>
@@ -81,7 +81,7 @@ std::vector<Export> recommend_env(const Snapshot &snap)
 					[](const Device &o) { return o.is_amd && o.apu && !*o.apu; }))
 				continue;
 			if (safe.empty()) {
-				if (rocm_officially_supported(*d.gfx_target))
+				if (rules::rocm_officially_supported(*d.gfx_target))
 					continue;
 				conflict = conflict || !want.empty();
 				continue;
