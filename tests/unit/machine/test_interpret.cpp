@@ -68,11 +68,11 @@ TEST_CASE("gfx target source precedence: kfd, libdrm, pci-id table, GC", "[inter
 		kfd[0].props.cpu_cores_count = 16;
 		auto d = build_device(raw, kfd, nullptr);
 		CHECK(d.gfx_target == "gfx1031");
-		CHECK(d.gfx_target_source == "kfd");
+		CHECK(d.gfx_target_source == GfxTargetSource::kfd);
 		CHECK(d.kfd_node == 1);
 		CHECK(d.kfd_gpu_index == 0);
 		CHECK(d.gc_version == "10.3.2");
-		CHECK(d.generation == "rdna2");
+		CHECK(d.generation == rdnafix::gpudb::Generation::rdna2);
 		CHECK(d.apu == false);
 		CHECK(d.vram_total_bytes == 12868124672ull);
 		CHECK(d.render_node == "renderD128");
@@ -88,22 +88,22 @@ TEST_CASE("gfx target source precedence: kfd, libdrm, pci-id table, GC", "[inter
 		raw.libdrm = l;
 		auto d = build_device(raw, {}, nullptr);
 		CHECK(d.gfx_target == "gfx1031");
-		CHECK(d.gfx_target_source == "libdrm");
+		CHECK(d.gfx_target_source == GfxTargetSource::libdrm);
 		CHECK(d.marketing_name == "AMD Radeon RX 6750 XT");
-		CHECK(d.marketing_name_source == "libdrm");
+		CHECK(d.marketing_name_source == NameSource::libdrm);
 	}
 	SECTION("PCI-id table without KFD and libdrm")
 	{
 		auto d = build_device(raw, {}, nullptr);
 		CHECK(d.gfx_target == "gfx1031");
-		CHECK(d.gfx_target_source == "pci-id-table");
+		CHECK(d.gfx_target_source == GfxTargetSource::pci_id_table);
 	}
 	SECTION("amdgpu.ids gives the name on the --root path")
 	{
 		auto ids = rdnafix::core::parse_amdgpu_ids("1.0.0\n73DF,\tC0,\tAMD Radeon RX 6750 XT\n");
 		auto d = build_device(raw, {}, &ids);
 		CHECK(d.marketing_name == "AMD Radeon RX 6750 XT");
-		CHECK(d.marketing_name_source == "amdgpu.ids");
+		CHECK(d.marketing_name_source == NameSource::amdgpu_ids);
 	}
 }
 
@@ -161,18 +161,18 @@ TEST_CASE("parameter provenance: command line overrides modprobe.d", "[interpret
 		return params.front();
 	};
 	const auto &nr = get("noretry");
-	CHECK(nr.source == "cmdline");
+	CHECK(nr.source == ParamSource::cmdline);
 	CHECK(nr.configured_value == "0");
 	CHECK(nr.overridden_value == "1");
 	CHECK(nr.overridden_file == "/etc/modprobe.d/amdgpu.conf");
 	CHECK(nr.overridden_line == 2);
 	CHECK(nr.live_value == "0");
 	const auto &lt = get("lockup_timeout");
-	CHECK(lt.source == "modprobe.d");
+	CHECK(lt.source == ParamSource::modprobe_d);
 	CHECK(lt.source_line == 2);
 	CHECK(lt.overridden_file.empty());
-	CHECK(get("vm_fragment_size").source == "cmdline");
-	CHECK(get("gttsize").source == "default");
+	CHECK(get("vm_fragment_size").source == ParamSource::cmdline);
+	CHECK(get("gttsize").source == ParamSource::default_value);
 	CHECK_FALSE(get("gttsize").live_value);
 }
 
@@ -181,24 +181,59 @@ TEST_CASE("environment: relevant variables only, override forms", "[interpret][e
 	auto env = rdnafix::core::parse_env_file(
 		"PATH=/usr/bin\nHSA_OVERRIDE_GFX_VERSION=10.3.0\nHSA_OVERRIDE_GFX_VERSION_1=11.0.0\n"
 		"HIP_VISIBLE_DEVICES=GPU-abc,1\nHOME=/root\n");
-	Device d;
-	d.pci_bdf = "0000:03:00.0";
-	d.is_amd = true;
-	d.gfx_target = "gfx1031";
-	d.kfd_node = 1;
-	auto e = build_environment(env, "file", {d});
+	auto e = build_environment(env, "file");
 	CHECK(e.vars.size() == 3);
 	CHECK_FALSE(e.vars.count("PATH"));
 	REQUIRE(e.overrides.size() == 2);
-	// The _1 form wins for node 1, so the global one judges no device.
+	// Parsed, not judged (status/assess.cpp judges them against the devices).
 	for (const auto &o : e.overrides) {
-		if (o.name == "HSA_OVERRIDE_GFX_VERSION") {
-			CHECK(o.verdicts.empty());
-		} else {
-			REQUIRE(o.verdicts.size() == 1);
-			CHECK(o.verdicts[0].verdict == "unsafe");
-		}
+		REQUIRE(o.target.has_value());
+		CHECK(o.node == (o.name == "HSA_OVERRIDE_GFX_VERSION" ? std::nullopt : std::optional<int>(1)));
 	}
 	REQUIRE(e.visible.size() == 1);
 	CHECK_FALSE(e.visible[0].parsed);
+	auto bad = build_environment(rdnafix::core::parse_env_file("HSA_OVERRIDE_GFX_VERSION=gfx1031\n"), "file");
+	REQUIRE(bad.overrides.size() == 1);
+	CHECK_FALSE(bad.overrides[0].target);
+	CHECK_THAT(bad.overrides[0].error, ContainsSubstring("gfx1031"));
+}
+
+TEST_CASE("rdnafix's applied noretry is attached to its device", "[interpret]")
+{
+	std::vector<Device> devs(2);
+	devs[0].pci_bdf = "0000:03:00.0";
+	devs[0].is_amd = true;
+	devs[1].pci_bdf = "0000:05:00.0";
+	devs[1].is_amd = true;
+	Rdnafix r;
+	r.devices = {{"0000:05:00.0", {{"noretry_applied", "1"}}}, {"0000:03:00.0", {{"noretry_applied", "-1"}}}};
+	attach_rdnafix(devs, r);
+	CHECK_FALSE(devs[0].rdnafix_noretry_applied); // -1: not applied
+	CHECK(devs[1].rdnafix_noretry_applied == 1);
+}
+
+TEST_CASE("one spelling per snapshot enum: the JSON words", "[interpret][spelling]")
+{
+	CHECK(to_string(GfxTargetSource::unknown).empty());
+	CHECK(to_string(GfxTargetSource::kfd) == "kfd");
+	CHECK(to_string(GfxTargetSource::libdrm) == "libdrm");
+	CHECK(to_string(GfxTargetSource::pci_id_table) == "pci-id-table");
+	CHECK(to_string(GfxTargetSource::gc_version) == "gc-version");
+	CHECK(to_string(NameSource::none).empty());
+	CHECK(to_string(NameSource::libdrm) == "libdrm");
+	CHECK(to_string(NameSource::amdgpu_ids) == "amdgpu.ids");
+	CHECK(to_string(ParamSource::default_value) == "default");
+	CHECK(to_string(ParamSource::modprobe_d) == "modprobe.d");
+	CHECK(to_string(ParamSource::cmdline) == "cmdline");
+	CHECK(to_string(LoadEvidence::none).empty());
+	CHECK(to_string(LoadEvidence::proc_modules) == "proc/modules");
+	CHECK(to_string(LoadEvidence::sys_module) == "sys/module/rdnafix");
+	CHECK(to_string(StatSource::none).empty());
+	CHECK(to_string(StatSource::stat) == "stat");
+	CHECK(to_string(StatSource::manifest) == "manifest");
+	CHECK(to_string(AccessSubject::process) == "process");
+	CHECK(to_string(AccessSubject::user) == "user");
+	CHECK(to_string(CollectorKind::none).empty());
+	CHECK(to_string(CollectorKind::live) == "live");
+	CHECK(to_string(CollectorKind::root) == "root");
 }

@@ -1,7 +1,5 @@
 // Hostile trees built at test time: every bad item is reported as
 // "unreadable: reason", nothing crashes, exit 2 only when nothing is readable.
-#include "machine/collect.hpp"
-#include "findings.hpp"
 #include "support.hpp"
 
 #include <catch2/catch_test_macros.hpp>

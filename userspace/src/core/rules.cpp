@@ -131,6 +131,34 @@ NoretryDecision effective_noretry(const KernelVersion &kernel, const GcVersion &
 	return d;
 }
 
+DeviceNoretry device_noretry(const DeviceNoretryFacts &f)
+{
+	DeviceNoretry out;
+	std::optional<KernelVersion> kv;
+	if (auto pv = core::parse_proc_version(f.kernel_version_line); pv)
+		kv = pv->upstream ? *pv->upstream : pv->release;
+	else if (auto r = core::parse_kernel_release(f.kernel_release); r)
+		kv = *r;
+	int param = -1;
+	if (f.noretry_param)
+		if (auto v = core::parse_i64(*f.noretry_param); v)
+			param = int(*v);
+	if (!f.gc_version || !kv || !f.amdgpu_loaded || !f.bound_to_amdgpu)
+		return out;
+	auto gc = core::parse_gc_version(*f.gc_version);
+	if (!gc)
+		return out;
+	auto dec = effective_noretry(*kv, *gc, param);
+	out.value = dec.value;
+	out.explanation = dec.explanation;
+	if (f.rdnafix_applied) {
+		out.value = *f.rdnafix_applied;
+		out.explanation = fmt::format("rdnafix applied noretry={} to this device (amdgpu alone: {})",
+					      *f.rdnafix_applied, dec.explanation);
+	}
+	return out;
+}
+
 bool kfd_xnack_possible(const KernelVersion &kernel, const GcVersion &gc)
 {
 	// kfd_process_xnack_mode(): false for every GC >= 10.1.1 (6.1, 6.12);

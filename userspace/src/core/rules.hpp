@@ -40,6 +40,26 @@ struct NoretryDecision {
 // as 1 (it is stored in a bool-like field).
 NoretryDecision effective_noretry(const KernelVersion &kernel, const GcVersion &gc, int param = -1);
 
+// The effective noretry of one AMD device from what a snapshot holds: the
+// kernel version (/proc/version, else the release string), the device's GC
+// version, the amdgpu.noretry value the kernel prints, and the value rdnafix
+// applied to the device (which wins).  No value when amdgpu does not drive
+// the device or a version is unknown.
+struct DeviceNoretryFacts {
+	std::string_view kernel_version_line;          // /proc/version
+	std::string_view kernel_release;               // /proc/sys/kernel/osrelease
+	std::optional<std::string_view> gc_version;    // "10.1.10"
+	std::optional<std::string_view> noretry_param; // /sys/module/amdgpu/parameters/noretry
+	bool amdgpu_loaded = false;
+	bool bound_to_amdgpu = false;       // the device's driver is amdgpu
+	std::optional<int> rdnafix_applied; // rdnafix's noretry_applied for the device
+};
+struct DeviceNoretry {
+	std::optional<int> value;
+	std::string explanation; // the rule applied (NoretryDecision::explanation), "" without a value
+};
+DeviceNoretry device_noretry(const DeviceNoretryFacts &facts);
+
 // KFD never enables XNACK (retry-fault recoverable mode) for GC >= 10.1.1
 // (kfd_process_xnack_mode(); 7.2 again allows GC >= 12.1.0), whatever noretry
 // is (amdgpu-internals.md §4).

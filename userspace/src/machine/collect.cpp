@@ -48,7 +48,7 @@ Snapshot collect(const CollectOptions &o)
 		return s;
 	}
 	const bool live = o.live && fs.is_live();
-	s.collector = live ? "live" : "root";
+	s.collector = live ? CollectorKind::live : CollectorKind::root;
 
 	auto mods = detail::read_modules(fs, s.driver.unreadable);
 	auto modprobe = detail::read_modprobe_d(fs, s.driver.unreadable);
@@ -82,9 +82,9 @@ Snapshot collect(const CollectOptions &o)
 			detail::note(s.driver.unreadable, "amdgpu_ids", t.error());
 	}
 	s.devices = build_devices(raws, kfd, ids ? &*ids : nullptr);
-	apply_noretry(s.devices, s.driver, s.rdnafix);
+	attach_rdnafix(s.devices, s.rdnafix);
 	detail::collect_access(fs, s.access, s.devices, o.user);
-	s.environment = detail::collect_environment(o.env_file, s.devices);
+	s.environment = detail::collect_environment(o.env_file);
 	return s;
 }
 

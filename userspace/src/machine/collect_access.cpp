@@ -41,46 +41,39 @@ void collect_access(io::RootFs &fs, Access &a, const std::vector<Device> &device
 		return out;
 	};
 
-	Subject who;
 	if (user) {
-		a.subject = "user";
+		// --user: judged with the groups etc/group gives the user.
+		a.subject = AccessSubject::user;
 		a.user = *user;
 		const auto *pw = passwd.by_name(*user);
 		if (!pw) {
 			u.push_back({"user", "etc/passwd",
 				     fmt::format("unreadable: user '{}' is not in etc/passwd", *user)});
-			auto gids = configured_gids(*user, std::nullopt);
-			who.gids = gids;
+			a.session_gids = configured_gids(*user, std::nullopt);
 		} else {
 			a.uid = pw->uid;
-			who.uid = pw->uid;
-			who.gids = configured_gids(*user, pw->gid);
+			a.session_gids = configured_gids(*user, pw->gid);
 		}
-		who.user = *user;
-		for (unsigned g : who.gids)
-			who.groups.push_back(gname(g));
-		a.session_groups = who.groups;
-		a.configured_groups = who.groups;
+		for (unsigned g : a.session_gids)
+			a.session_groups.push_back(gname(g));
+		a.configured_groups = a.session_groups;
 	} else {
-		a.subject = "process";
+		// This process: judged with the groups its session has now.
+		a.subject = AccessSubject::process;
 		const io::ProcessIdentity self = io::process_identity();
-		unsigned uid = self.euid;
-		a.uid = uid;
-		who.uid = uid;
+		a.uid = self.euid;
 		for (unsigned g : self.gids)
-			if (std::find(who.gids.begin(), who.gids.end(), g) == who.gids.end())
-				who.gids.push_back(g);
-		std::sort(who.gids.begin(), who.gids.end());
-		const auto *pw = passwd.by_uid(uid);
+			if (std::find(a.session_gids.begin(), a.session_gids.end(), g) == a.session_gids.end())
+				a.session_gids.push_back(g);
+		std::sort(a.session_gids.begin(), a.session_gids.end());
+		const auto *pw = passwd.by_uid(self.euid);
 		a.user = pw ? pw->name : "";
-		who.user = a.user;
-		for (unsigned g : who.gids)
-			who.groups.push_back(gname(g));
-		a.session_groups = who.groups;
+		for (unsigned g : a.session_gids)
+			a.session_groups.push_back(gname(g));
 		if (pw) {
 			for (unsigned g : configured_gids(pw->name, pw->gid)) {
 				a.configured_groups.push_back(gname(g));
-				if (std::find(who.gids.begin(), who.gids.end(), g) == who.gids.end())
+				if (std::find(a.session_gids.begin(), a.session_gids.end(), g) == a.session_gids.end())
 					a.relogin_groups.push_back(gname(g));
 			}
 		}
@@ -107,16 +100,15 @@ void collect_access(io::RootFs &fs, Access &a, const std::vector<Device> &device
 		n.path = "/" + p;
 		auto st = fs.stat(p);
 		if (!st) {
-			if (st.error().kind != io::FsErrorKind::not_found)
+			if (st.error().kind != io::FsErrorKind::not_found) {
 				note(u, n.path, st.error());
-			judge_node(n, who);
-			if (st.error().kind != io::FsErrorKind::not_found)
-				n.verdict = st.error().reason();
+				n.stat_error = st.error().reason();
+			}
 			a.nodes.push_back(n);
 			continue;
 		}
 		n.exists = true;
-		n.stat_source = st->from_manifest ? "manifest" : "stat";
+		n.stat_source = st->from_manifest ? StatSource::manifest : StatSource::stat;
 		n.type = st->type == io::FileType::char_device ? 'c' : st->type == io::FileType::block_device ? 'b' : 0;
 		if (n.type) {
 			n.major = st->dev_major;
@@ -138,19 +130,13 @@ void collect_access(io::RootFs &fs, Access &a, const std::vector<Device> &device
 		if (!n.gid && !n.group.empty())
 			if (const auto *g = groups.by_name(n.group))
 				n.gid = g->gid;
-		judge_node(n, who);
 		// On the live machine the kernel has the last word (ACLs from logind's
 		// uaccess, capabilities): ask it for the running process.
-		if (fs.is_live() && a.subject == "process") {
+		if (fs.is_live() && a.subject == AccessSubject::process) {
 			const io::AccessCheck kernel = io::check_read_write(n.path);
-			if (kernel.allowed && !n.can_open) {
-				n.can_open = true;
-				n.verdict += " — but access() allows it (ACL)";
-				n.missing_group.clear();
-			} else if (!kernel.allowed && n.can_open) {
-				n.can_open = false;
-				n.verdict += fmt::format(" — but access() refuses: {}", kernel.error);
-			}
+			n.kernel_allows_rw = kernel.allowed;
+			if (!kernel.allowed)
+				n.kernel_refusal = kernel.error;
 		}
 		a.nodes.push_back(n);
 	}

@@ -107,7 +107,7 @@ void collect_driver(io::RootFs &fs, Driver &d, const std::vector<core::LoadedMod
 	}
 	d.params = build_params(cmdline, modprobe, live);
 	for (auto &p : d.params)
-		if (p.source == "modprobe.d" && !p.source_file.empty() && p.source_file[0] != '/')
+		if (p.source == ParamSource::modprobe_d && !p.source_file.empty() && p.source_file[0] != '/')
 			p.source_file = "/" + p.source_file;
 
 	auto pages = [&](const char *m) -> std::optional<std::uint64_t> {

@@ -7,7 +7,7 @@ namespace rdnafix::machine {
 
 namespace detail {
 
-Environment collect_environment(const std::optional<std::string> &file, const std::vector<Device> &devices)
+Environment collect_environment(const std::optional<std::string> &file)
 {
 	if (file) {
 		std::string abs = io::absolute_path(*file);
@@ -19,9 +19,9 @@ Environment collect_environment(const std::optional<std::string> &file, const st
 			e.unreadable.push_back({"environment", *file, t.error().reason()});
 			return e;
 		}
-		return build_environment(core::parse_env_file(*t), *file, devices);
+		return build_environment(core::parse_env_file(*t), *file);
 	}
-	return build_environment(core::parse_environ(io::process_environ()), "process", devices);
+	return build_environment(core::parse_environ(io::process_environ()), "process");
 }
 
 } // namespace detail

@@ -40,6 +40,6 @@ void collect_access(io::RootFs &fs, Access &a, const std::vector<Device> &device
 		    const std::optional<std::string> &user);
 
 // collect_env.cpp: this process's environment or the --env file.
-Environment collect_environment(const std::optional<std::string> &file, const std::vector<Device> &devices);
+Environment collect_environment(const std::optional<std::string> &file);
 
 } // namespace rdnafix::machine::detail

@@ -23,10 +23,10 @@ void collect_rdnafix(io::RootFs &fs, Rdnafix &r, const std::string &release,
 	r.installed = !r.installed_paths.empty();
 	if (has_module(mods, "rdnafix")) {
 		r.loaded = true;
-		r.loaded_evidence = "proc/modules";
+		r.loaded_evidence = LoadEvidence::proc_modules;
 	} else if (fs.exists("sys/module/rdnafix")) {
 		r.loaded = true;
-		r.loaded_evidence = "sys/module/rdnafix";
+		r.loaded_evidence = LoadEvidence::sys_module;
 	}
 	if (auto params = fs.list_dir("sys/module/rdnafix/parameters")) {
 		for (const auto &p : *params) {

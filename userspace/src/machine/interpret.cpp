@@ -1,7 +1,6 @@
 #include "machine/interpret.hpp"
 
 #include "core/gpudb.hpp"
-#include "core/rules.hpp"
 
 #include <algorithm>
 #include <fmt/format.h>
@@ -109,7 +108,7 @@ Device build_device(const RawPciDevice &raw, const std::vector<KfdNodeInfo> &kfd
 	if (d.kfd_gfx_target_version) {
 		if (auto t = gpudb::decode_gfx_target_version(*d.kfd_gfx_target_version)) {
 			d.gfx_target = t->name();
-			d.gfx_target_source = "kfd";
+			d.gfx_target_source = GfxTargetSource::kfd;
 		}
 	}
 	if (raw.libdrm) {
@@ -119,14 +118,14 @@ Device build_device(const RawPciDevice &raw, const std::vector<KfdNodeInfo> &kfd
 		if (!d.gfx_target && l.family_id && l.external_rev) {
 			if (auto chip = gpudb::chip_from_drm(*l.family_id, *l.external_rev)) {
 				d.gfx_target = chip->gfx.name();
-				d.gfx_target_source = "libdrm";
+				d.gfx_target_source = GfxTargetSource::libdrm;
 			}
 		}
 		if (l.apu)
 			d.apu = l.apu;
 		if (l.marketing_name && !l.marketing_name->empty()) {
 			d.marketing_name = l.marketing_name;
-			d.marketing_name_source = "libdrm";
+			d.marketing_name_source = NameSource::libdrm;
 		}
 		if (!d.vram_total_bytes && l.vram_total_bytes)
 			d.vram_total_bytes = l.vram_total_bytes;
@@ -137,24 +136,23 @@ Device build_device(const RawPciDevice &raw, const std::vector<KfdNodeInfo> &kfd
 	}
 	if (!d.gfx_target && row) {
 		d.gfx_target = row->gfx.name();
-		d.gfx_target_source = "pci-id-table";
+		d.gfx_target_source = GfxTargetSource::pci_id_table;
 	}
 	if (!d.gfx_target && gc) {
 		if (auto t = gpudb::kfd_target_for_gc(*gc)) {
 			d.gfx_target = t->name();
-			d.gfx_target_source = "gc-version";
+			d.gfx_target_source = GfxTargetSource::gc_version;
 		}
 	}
 	if (row)
-		d.generation = std::string(gpudb::to_string(row->generation));
+		d.generation = row->generation;
 	else if (gc)
-		if (auto g = gpudb::generation_for_gc(*gc))
-			d.generation = std::string(gpudb::to_string(*g));
+		d.generation = gpudb::generation_for_gc(*gc);
 
 	if (!d.marketing_name && ids && d.device_id && d.revision) {
 		if (const auto *e = ids->lookup(std::uint16_t(*d.device_id), std::uint8_t(*d.revision))) {
 			d.marketing_name = e->name;
-			d.marketing_name_source = "amdgpu.ids";
+			d.marketing_name_source = NameSource::amdgpu_ids;
 		}
 	}
 	// Unreadable gc_version is reported once.
@@ -189,22 +187,8 @@ std::vector<Device> build_devices(const std::vector<RawPciDevice> &raws, const s
 	return out;
 }
 
-void apply_noretry(std::vector<Device> &devices, const Driver &driver, const Rdnafix &rdnafix)
+void attach_rdnafix(std::vector<Device> &devices, const Rdnafix &rdnafix)
 {
-	std::optional<core::KernelVersion> kv;
-	if (auto pv = core::parse_proc_version(driver.kernel_version_line); pv)
-		kv = pv->upstream ? *pv->upstream : pv->release;
-	else if (auto r = core::parse_kernel_release(driver.kernel_release); r)
-		kv = *r;
-	std::optional<int> param;
-	bool loaded_param = false;
-	for (const auto &p : driver.params)
-		if (p.module == "amdgpu" && p.name == "noretry" && p.live_value) {
-			if (auto v = core::parse_i64(*p.live_value); v) {
-				param = int(*v);
-				loaded_param = true;
-			}
-		}
 	for (auto &d : devices) {
 		if (!d.is_amd)
 			continue;
@@ -215,19 +199,6 @@ void apply_noretry(std::vector<Device> &devices, const Driver &driver, const Rdn
 					if (auto v = core::parse_i64(it->second); v && *v >= 0)
 						d.rdnafix_noretry_applied = int(*v);
 			}
-		if (!d.gc_version || !kv || !driver.amdgpu_loaded || d.driver != "amdgpu")
-			continue;
-		auto gc = core::parse_gc_version(*d.gc_version);
-		if (!gc)
-			continue;
-		auto dec = rules::effective_noretry(*kv, *gc, loaded_param ? *param : -1);
-		d.noretry_effective = dec.value;
-		d.noretry_rule = dec.explanation;
-		if (d.rdnafix_noretry_applied) {
-			d.noretry_effective = *d.rdnafix_noretry_applied;
-			d.noretry_rule = fmt::format("rdnafix applied noretry={} to this device (amdgpu alone: {})",
-						     *d.rdnafix_noretry_applied, dec.explanation);
-		}
 	}
 }
 
@@ -279,19 +250,19 @@ std::vector<Param> build_params(const core::KernelCmdline &cmdline, const std::v
 	for (const char *mod : {"amdgpu", "ttm", "amdttm"}) {
 		for (const auto &[name, set] : core::module_options(configs, mod)) {
 			Param &p = find(mod, name);
-			p.source = "modprobe.d";
+			p.source = ParamSource::modprobe_d;
 			p.configured_value = set.value;
 			p.source_file = set.where.file;
 			p.source_line = int(set.where.line);
 		}
 		for (const auto &[name, arg] : cmdline.module_params(mod)) {
 			Param &p = find(mod, name);
-			if (p.source == "modprobe.d") {
+			if (p.source == ParamSource::modprobe_d) {
 				p.overridden_value = p.configured_value;
 				p.overridden_file = p.source_file;
 				p.overridden_line = p.source_line;
 			}
-			p.source = "cmdline";
+			p.source = ParamSource::cmdline;
 			p.configured_value = arg.value.value_or("");
 			p.source_file = "proc/cmdline";
 			p.source_line = 0;
@@ -325,7 +296,7 @@ bool is_relevant_env(std::string_view n)
 	return core::hsa_override_node(n).has_value();
 }
 
-Environment build_environment(const core::Environment &env, std::string source, const std::vector<Device> &devices)
+Environment build_environment(const core::Environment &env, std::string source)
 {
 	Environment e;
 	e.source = std::move(source);
@@ -345,37 +316,10 @@ Environment build_environment(const core::Environment &env, std::string source, 
 		o.value = value;
 		if (node)
 			o.node = int(*node);
-		auto t = core::parse_hsa_override(value);
-		if (!t) {
+		if (auto t = core::parse_hsa_override(value))
+			o.target = *t;
+		else
 			o.error = t.error().message;
-			e.overrides.push_back(o);
-			continue;
-		}
-		o.valid = true;
-		o.gfx = t->name();
-		for (const auto &d : devices) {
-			if (!d.is_amd)
-				continue;
-			if (o.node && d.kfd_node != o.node)
-				continue;
-			// A node-specific variable takes precedence over the global one.
-			if (!o.node && d.kfd_node &&
-			    e.vars.count(fmt::format("HSA_OVERRIDE_GFX_VERSION_{}", *d.kfd_node)))
-				continue;
-			OverrideVar::Verdict v;
-			v.device = d.pci_bdf;
-			v.native = d.gfx_target.value_or("");
-			auto native = d.gfx_target ? gpudb::parse_gfx_name(*d.gfx_target) : std::nullopt;
-			if (!native) {
-				v.verdict = "unknown";
-				v.reason = "native gfx target unknown";
-			} else {
-				auto a = rules::assess_override(*native, *t);
-				v.verdict = std::string(rules::to_string(a.verdict));
-				v.reason = a.reason;
-			}
-			o.verdicts.push_back(v);
-		}
 		e.overrides.push_back(o);
 	}
 	for (const char *name : {"ROCR_VISIBLE_DEVICES", "HIP_VISIBLE_DEVICES", "CUDA_VISIBLE_DEVICES"}) {
@@ -402,50 +346,6 @@ Environment build_environment(const core::Environment &env, std::string source, 
 		e.visible.push_back(v);
 	}
 	return e;
-}
-
-void judge_node(DevNode &n, const Subject &who)
-{
-	if (!n.exists) {
-		n.can_open = false;
-		n.verdict = "does not exist";
-		return;
-	}
-	if (!n.mode) {
-		n.can_open = false;
-		n.verdict = "mode unknown";
-		return;
-	}
-	const unsigned mode = *n.mode;
-	auto rw = [](unsigned bits) { return (bits & 6u) == 6u; };
-	if (who.uid && *who.uid == 0) {
-		n.can_open = true;
-		n.verdict = "root";
-		return;
-	}
-	bool is_owner = (who.uid && n.uid && *who.uid == *n.uid) || (!n.owner.empty() && n.owner == who.user);
-	if (is_owner) {
-		n.can_open = rw(mode >> 6);
-		n.verdict = n.can_open ? "owner has rw" : fmt::format("owner without rw (mode {:04o})", mode);
-		return;
-	}
-	bool in_group =
-		(n.gid && std::find(who.gids.begin(), who.gids.end(), *n.gid) != who.gids.end()) ||
-		(!n.group.empty() && std::find(who.groups.begin(), who.groups.end(), n.group) != who.groups.end());
-	if (in_group) {
-		n.can_open = rw(mode >> 3);
-		n.verdict = n.can_open ? fmt::format("member of group '{}' (mode {:04o})", n.group, mode)
-				       : fmt::format("group '{}' has no rw (mode {:04o})", n.group, mode);
-		return;
-	}
-	n.can_open = rw(mode);
-	if (n.can_open) {
-		n.verdict = fmt::format("world rw (mode {:04o})", mode);
-		return;
-	}
-	n.missing_group = n.group;
-	n.verdict = fmt::format("owned by {}:{} mode {:04o}, not a member of '{}'", n.owner.empty() ? "?" : n.owner,
-				n.group.empty() ? "?" : n.group, mode, n.group.empty() ? "?" : n.group);
 }
 
 } // namespace rdnafix::machine

@@ -30,10 +30,9 @@ Device build_device(const RawPciDevice &raw, const std::vector<KfdNodeInfo> &kfd
 std::vector<Device> build_devices(const std::vector<RawPciDevice> &raws, const std::vector<KfdNodeInfo> &kfd,
 				  const core::AmdgpuIds *ids);
 
-// The effective noretry of each AMD device from the kernel version, the GC
-// version and the live amdgpu.noretry value (core rules); also takes
-// rdnafix's applied value when present.
-void apply_noretry(std::vector<Device> &devices, const Driver &driver, const Rdnafix &rdnafix);
+// Copies rdnafix's per-device noretry_applied (when 0 or more) onto the
+// device with the same PCI address.
+void attach_rdnafix(std::vector<Device> &devices, const Rdnafix &rdnafix);
 
 // The parameters that matter, with provenance.  `live` maps "module.name" to
 // the sysfs value (absent = module not loaded or no such parameter).
@@ -46,19 +45,9 @@ std::vector<Param> build_params(const core::KernelCmdline &cmdline, const std::v
 // Parameter names reported even when nobody set them.
 const std::vector<std::pair<std::string, std::string>> &reported_params();
 
-// The environment section: relevant variables, overrides judged against the
-// devices, *_VISIBLE_DEVICES parsed.
-Environment build_environment(const core::Environment &env, std::string source, const std::vector<Device> &devices);
+// The environment section: the relevant variables, the override variables
+// parsed (not judged), *_VISIBLE_DEVICES parsed.
+Environment build_environment(const core::Environment &env, std::string source);
 bool is_relevant_env(std::string_view name);
-
-// Permission judgement for one node and one subject (pure).
-struct Subject {
-	std::optional<unsigned> uid;
-	std::string user;
-	std::vector<unsigned> gids;      // session (or configured, for --user) gids
-	std::vector<std::string> groups; // names of those gids
-};
-// Fills can_open, verdict, missing_group of `node` (read+write needed).
-void judge_node(DevNode &node, const Subject &who);
 
 } // namespace rdnafix::machine

@@ -1,11 +1,17 @@
 #pragma once
-// The status snapshot: plain records filled by a collector (root walk or live
-// udev/libdrm path) and read by the decision function and the renderers.
-// No I/O here.
+// The machine snapshot: the facts one collection found (devices, driver,
+// rdnafix module, access, environment), filled by machine::collect() and read
+// by every verb.  Facts only: no verdict and no advice (status/ judges).
+// Closed sets are enums; each has one spelling function, to_string(), that
+// only renderers call.  No I/O here.
+#include "core/gpudb.hpp"
+#include "core/types.hpp"
+
 #include <cstdint>
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace rdnafix::machine {
@@ -16,6 +22,14 @@ struct Unreadable {
 	std::string path;   // path relative to the root ("sys/bus/pci/devices/.../mem_info_vram_total")
 	std::string reason; // e.g. "No such file or directory", "not a number: 'garbage'"
 };
+
+// Where a device's gfx target comes from, in the order they are tried.
+enum class GfxTargetSource { unknown, kfd, libdrm, pci_id_table, gc_version };
+std::string_view to_string(GfxTargetSource s); // "", "kfd", "libdrm", "pci-id-table", "gc-version"
+
+// Where a device's product name comes from.
+enum class NameSource { none, libdrm, amdgpu_ids };
+std::string_view to_string(NameSource s); // "", "libdrm", "amdgpu.ids"
 
 struct Device {
 	std::string pci_bdf;     // "0000:03:00.0"; empty for a non-PCI DRM device
@@ -28,37 +42,39 @@ struct Device {
 
 	// AMD-only below.
 	std::optional<std::string> gfx_target; // "gfx1031"
-	std::string gfx_target_source;         // "kfd" | "libdrm" | "pci-id-table" | ""
-	std::optional<std::string> gc_version; // "10.3.2" from ip_discovery (or libdrm)
-	std::string generation;                // rdna1|rdna2|...|"" unknown
+	GfxTargetSource gfx_target_source = GfxTargetSource::unknown;
+	std::optional<std::string> gc_version; // "10.3.2" from ip_discovery (or the GPU database)
+	std::optional<gpudb::Generation> generation;
 	std::optional<bool> apu;
 	std::string codename; // from the GPU database
 	std::optional<std::string> marketing_name;
-	std::string marketing_name_source; // "libdrm" | "amdgpu.ids" | ""
+	NameSource marketing_name_source = NameSource::none;
 	std::optional<std::uint64_t> vram_total_bytes, gtt_total_bytes;
 	std::optional<int> kfd_node;      // KFD topology node id
 	std::optional<int> kfd_gpu_index; // index among KFD GPU nodes (ROCR_VISIBLE_DEVICES)
 	std::optional<std::uint32_t> kfd_gpu_id;
 	std::optional<std::uint32_t> kfd_gfx_target_version; // 100301
 	std::optional<std::uint32_t> libdrm_family_id, libdrm_external_rev;
-
-	// Effective noretry for this device (module value or per-kernel default).
-	std::optional<int> noretry_effective;
-	std::string noretry_rule;                   // one line: how it was derived
-	std::optional<int> rdnafix_noretry_applied; // from /sys/kernel/rdnafix, overrides the above
+	// noretry that rdnafix applied to this device (sys/kernel/rdnafix/devices/
+	// <BDF>/noretry_applied, when it is 0 or more).
+	std::optional<int> rdnafix_noretry_applied;
 
 	std::vector<Unreadable> unreadable;
 };
+
+// Where a module parameter's configured value comes from.
+enum class ParamSource { default_value, modprobe_d, cmdline };
+std::string_view to_string(ParamSource s); // "default", "modprobe.d", "cmdline"
 
 // One amdgpu (or ttm) parameter and where its value comes from.
 struct Param {
 	std::string module; // "amdgpu", "ttm", "amdttm"
 	std::string name;
 	std::optional<std::string> live_value; // /sys/module/<m>/parameters/<name>
-	std::string source = "default";        // "cmdline" | "modprobe.d" | "default"
-	std::string configured_value;          // value from cmdline/modprobe.d
-	std::string source_file;               // "etc/modprobe.d/amdgpu.conf" or "proc/cmdline"
-	int source_line = 0;                   // 1-based line in source_file
+	ParamSource source = ParamSource::default_value;
+	std::string configured_value; // value from cmdline/modprobe.d
+	std::string source_file;      // "/etc/modprobe.d/amdgpu.conf" or "proc/cmdline"
+	int source_line = 0;          // 1-based line in source_file
 	// A modprobe.d setting that the command line overrides (empty if none).
 	std::string overridden_value, overridden_file;
 	int overridden_line = 0;
@@ -82,11 +98,15 @@ struct RdnafixDevice {
 	std::map<std::string, std::string> values; // every ABI v1 file, raw (trailing newline stripped)
 };
 
+// What shows that rdnafix is loaded.
+enum class LoadEvidence { none, proc_modules, sys_module };
+std::string_view to_string(LoadEvidence e); // "", "proc/modules", "sys/module/rdnafix"
+
 struct Rdnafix {
 	bool installed = false;
 	std::vector<std::string> installed_paths; // lib/modules/<rel>/.../rdnafix.ko*
 	bool loaded = false;
-	std::string loaded_evidence; // "proc/modules" | "sys/module/rdnafix" | ""
+	LoadEvidence loaded_evidence = LoadEvidence::none;
 	std::optional<std::string> version, abi_version, amdgpu_state, dry_run;
 	std::map<std::string, std::string> hooks;  // name -> "active" | "inactive: ..."
 	std::map<std::string, std::string> params; // /sys/module/rdnafix/parameters/*
@@ -94,24 +114,36 @@ struct Rdnafix {
 	std::vector<Unreadable> unreadable;
 };
 
+// Where a device node's type, mode and owner come from.
+enum class StatSource { none, stat, manifest };
+std::string_view to_string(StatSource s); // "", "stat", "manifest"
+
 struct DevNode {
 	std::string path; // "/dev/kfd"
 	bool exists = false;
-	std::string stat_source;                    // "stat" | "manifest" | ""
+	std::string stat_error; // "unreadable: ..." when stat failed other than by "no such file"
+	StatSource stat_source = StatSource::none;
 	char type = 0;                              // 'c' | 'b' | 0 unknown
 	std::optional<unsigned> major, minor, mode; // mode = permission bits (e.g. 0660)
 	std::string owner, group;                   // names ("" if unknown)
 	std::optional<unsigned> uid, gid;
-	bool can_open = false;     // judged for the subject (read+write)
-	std::string verdict;       // one line: why / why not
-	std::string missing_group; // group the subject would need
+	// The kernel's own answer for this process on the live machine (ACLs,
+	// capabilities): may it open the node read-write?  nullopt when not asked
+	// (--root, --user, or the node could not be stat'ed).
+	std::optional<bool> kernel_allows_rw;
+	std::string kernel_refusal; // strerror of the refusal
 };
 
+// Whose access is judged.
+enum class AccessSubject { process, user };
+std::string_view to_string(AccessSubject s); // "process", "user"
+
 struct Access {
-	std::string subject; // "process" | "user"
-	std::string user;    // user name ("" unknown)
+	AccessSubject subject = AccessSubject::process;
+	std::string user; // user name ("" unknown)
 	std::optional<unsigned> uid;
-	std::vector<std::string> session_groups;    // groups the subject has now
+	std::vector<unsigned> session_gids;         // gids the subject has now (sorted for a process)
+	std::vector<std::string> session_groups;    // their names
 	std::vector<std::string> configured_groups; // groups etc/group gives the user
 	std::vector<std::string> relogin_groups;    // in configured but not in session
 	std::vector<DevNode> nodes;                 // /dev/kfd first, then render nodes
@@ -123,18 +155,9 @@ struct Access {
 struct OverrideVar {
 	std::string name; // HSA_OVERRIDE_GFX_VERSION or ..._<N>
 	std::string value;
-	std::optional<int> node; // N for the _<N> form
-	bool valid = false;
-	std::string error; // why invalid
-	std::string gfx;   // "gfx1030" when valid
-	struct Verdict {
-		std::string device; // BDF of the device judged
-		std::string native; // native gfx target
-		std::string
-			verdict; // core rules::to_string(OverrideVerdict): pointless, isa_safe, works_not_guaranteed, unsafe, unknown
-		std::string reason;
-	};
-	std::vector<Verdict> verdicts;
+	std::optional<int> node;               // N for the _<N> form
+	std::optional<core::GfxTarget> target; // the parsed value (ROCr's rules)
+	std::string error;                     // why the value is invalid
 };
 
 struct VisibleVar {
@@ -152,15 +175,19 @@ struct Environment {
 	std::vector<Unreadable> unreadable;
 };
 
+// Which reader filled the snapshot.
+enum class CollectorKind { none, live, root };
+std::string_view to_string(CollectorKind k); // "", "live", "root"
+
 struct Snapshot {
-	std::string root;            // "/" or the --root dir
-	std::string collector;       // "live" | "root"
-	std::vector<Device> devices; // every DRM device, AMD or not
+	std::string root;                              // "/" or the --root dir
+	CollectorKind collector = CollectorKind::none; // none when nothing could be read
+	std::vector<Device> devices;                   // every DRM device, AMD or not
 	Driver driver;
 	Rdnafix rdnafix;
 	Access access;
 	Environment environment;
-	bool nothing_readable = false; // set by the collector: exit 2
+	bool nothing_readable = false; // the root is unusable: exit 2
 	std::string nothing_readable_reason;
 };
 

@@ -1,6 +1,6 @@
 // The check catalogue: every id evaluate() can emit, its severity and title
 // (docs/checks.md has one section per id).
-#include "findings.hpp"
+#include "model.hpp"
 
 namespace rdnafix::status {
 

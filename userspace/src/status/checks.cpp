@@ -46,19 +46,11 @@ std::string dev_label(const Device &d)
 	return l;
 }
 
-const Param *param(const Snapshot &s, std::string_view mod, std::string_view name)
-{
-	for (const auto &p : s.driver.params)
-		if (p.module == mod && p.name == name)
-			return &p;
-	return nullptr;
-}
-
 std::string where(const Param &p)
 {
-	if (p.source == "cmdline")
+	if (p.source == machine::ParamSource::cmdline)
 		return fmt::format("kernel command line ({}.{}={})", p.module, p.name, p.configured_value);
-	if (p.source == "modprobe.d")
+	if (p.source == machine::ParamSource::modprobe_d)
 		return fmt::format("{}:{} (options {} {}={})", p.source_file, p.source_line, p.module, p.name,
 				   p.configured_value);
 	return "default";
@@ -66,11 +58,11 @@ std::string where(const Param &p)
 
 std::string fix_param(const Param &p, std::string_view want)
 {
-	if (p.source == "cmdline")
+	if (p.source == machine::ParamSource::cmdline)
 		return fmt::format("edit GRUB_CMDLINE_LINUX in /etc/default/grub: set {}.{}={} (or remove it), then "
 				   "update-grub and reboot",
 				   p.module, p.name, want);
-	if (p.source == "modprobe.d")
+	if (p.source == machine::ParamSource::modprobe_d)
 		return fmt::format("edit {} line {}: options {} {}={} (or remove it), then update-initramfs -u and "
 				   "reboot",
 				   p.source_file, p.source_line, p.module, p.name, want);
@@ -104,9 +96,9 @@ void check_unreadable(Ctx &c)
 
 } // namespace detail
 
-std::vector<Finding> evaluate(const Snapshot &snap)
+std::vector<Finding> evaluate(const Snapshot &snap, const Assessment &a)
 {
-	detail::Ctx c{snap, {}};
+	detail::Ctx c{snap, a, {}};
 	detail::check_devices(c);
 	detail::check_driver(c);
 	detail::check_memory(c);
@@ -119,12 +111,25 @@ std::vector<Finding> evaluate(const Snapshot &snap)
 	return c.out;
 }
 
+std::vector<Finding> evaluate(const Snapshot &snap)
+{
+	return evaluate(snap, assess(snap));
+}
+
 int exit_code_for(const std::vector<Finding> &findings)
 {
 	for (const auto &f : findings)
 		if (f.severity != Severity::info)
 			return 1;
 	return 0;
+}
+
+Summary summarize(const std::vector<Finding> &findings)
+{
+	Summary c;
+	for (const auto &x : findings)
+		(x.severity == Severity::error ? c.errors : x.severity == Severity::warn ? c.warnings : c.info)++;
+	return c;
 }
 
 } // namespace rdnafix::status

@@ -1,7 +1,9 @@
 #pragma once
 // Internal to the checks: the context each check_<area> adds findings to, and
 // the small helpers they share.  One checks_<area>.cpp per area.
-#include "findings.hpp"
+#include "model.hpp"
+
+#include "machine/facts.hpp"
 
 #include <optional>
 #include <string>
@@ -17,7 +19,11 @@ Severity sev(std::string_view id);
 
 struct Ctx {
 	const Snapshot &s;
+	const Assessment &a;
 	std::vector<Finding> out;
+	// The verdicts of a device / node of `s` (by its index in `s`).
+	const rules::DeviceNoretry &noretry(const Device &d) const { return a.noretry[size_t(&d - s.devices.data())]; }
+	const NodeAccess &access(const DevNode &n) const { return a.nodes[size_t(&n - s.access.nodes.data())]; }
 	void add(std::string_view id, std::string subject, std::string finding, std::string why, std::string fix,
 		 std::optional<Severity> override_sev = std::nullopt)
 	{
@@ -29,7 +35,6 @@ struct Ctx {
 std::vector<const Device *> amd_devices(const Snapshot &s);
 // "0000:03:00.0 (gfx1031)"
 std::string dev_label(const Device &d);
-const Param *param(const Snapshot &s, std::string_view mod, std::string_view name);
 // Where a parameter is set, for messages.
 std::string where(const Param &p);
 // How to change a parameter to `want` where it is set.

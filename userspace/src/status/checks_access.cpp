@@ -48,25 +48,27 @@ void check_access(Ctx &c)
 		      fix);
 	}
 	for (const auto &n : s.access.nodes) {
-		if (!n.exists || n.can_open)
+		const NodeAccess &v = c.access(n);
+		if (!n.exists || v.can_open)
 			continue;
-		std::string who = s.access.subject == "user" ? "user " + s.access.user : "this process";
-		std::string fix = n.missing_group.empty()
+		std::string who =
+			s.access.subject == machine::AccessSubject::user ? "user " + s.access.user : "this process";
+		std::string fix = v.missing_group.empty()
 					  ? "check the node's owner/mode (udev rules) or run with the right user"
-					  : fmt::format("usermod -aG {} {}, then log out and in again", n.missing_group,
+					  : fmt::format("usermod -aG {} {}, then log out and in again", v.missing_group,
 							s.access.user.empty() ? "$USER" : s.access.user);
-		if (!n.missing_group.empty() &&
-		    std::find(s.access.relogin_groups.begin(), s.access.relogin_groups.end(), n.missing_group) !=
+		if (!v.missing_group.empty() &&
+		    std::find(s.access.relogin_groups.begin(), s.access.relogin_groups.end(), v.missing_group) !=
 			    s.access.relogin_groups.end()) {
 			c.add("RDNA-ACC-003", n.path,
 			      fmt::format("{} is in group '{}' in /etc/group but this session does not have it: {}",
-					  s.access.user, n.missing_group, n.verdict),
+					  s.access.user, v.missing_group, v.verdict),
 			      "group membership is read at login; the running session still has the old groups",
-			      "log out and log in again (or reboot); 'newgrp " + n.missing_group +
+			      "log out and log in again (or reboot); 'newgrp " + v.missing_group +
 				      "' works for one shell");
 			continue;
 		}
-		c.add("RDNA-ACC-002", n.path, fmt::format("{} cannot open {}: {}", who, n.path, n.verdict),
+		c.add("RDNA-ACC-002", n.path, fmt::format("{} cannot open {}: {}", who, n.path, v.verdict),
 		      "HIP/ROCr open /dev/kfd and the render node read-write; without access the GPU is invisible "
 		      "(hipErrorNoDevice or 'Unable to open /dev/kfd read-write')",
 		      fix);

@@ -33,7 +33,7 @@ void check_devices(Ctx &c)
 		if (rules::rocm_officially_supported(*d->gfx_target))
 			continue;
 		std::string safe = safe_override_for(*d->gfx_target);
-		bool rdna1 = d->generation == "rdna1";
+		bool rdna1 = d->generation == gpudb::Generation::rdna1;
 		std::string fix =
 			!safe.empty() ? fmt::format("use libraries built for {} or gfx10-3-generic; otherwise export "
 						    "HSA_OVERRIDE_GFX_VERSION={} (ISA-compatible)",

@@ -29,18 +29,19 @@ void check_driver(Ctx &c)
 		      "wait for the load to finish, then read 'dmesg | grep -i amdgpu' for the error");
 	}
 	for (const Device *d : amd) {
-		if (d->generation != "rdna1" || !d->noretry_effective || *d->noretry_effective != 0)
+		const rules::DeviceNoretry &nr = c.noretry(*d);
+		if (d->generation != gpudb::Generation::rdna1 || !nr.value || *nr.value != 0)
 			continue;
 		if (d->rdnafix_noretry_applied && *d->rdnafix_noretry_applied == 1)
 			continue;
-		const Param *p = param(s, "amdgpu", "noretry");
-		std::string fix = p && p->source != "default"
+		const Param *p = machine::find_param(s, "amdgpu", "noretry");
+		std::string fix = p && p->source != machine::ParamSource::default_value
 					  ? fix_param(*p, "1")
 					  : "add 'options amdgpu noretry=1' to /etc/modprobe.d/amdgpu.conf, then "
 					    "update-initramfs -u and reboot (or load rdnafix with noretry=1 for this "
 					    "device only)";
 		c.add("RDNA-DRV-003", dev_label(*d),
-		      fmt::format("noretry={} in effect on an RDNA1 GPU ({})", *d->noretry_effective, d->noretry_rule),
+		      fmt::format("noretry={} in effect on an RDNA1 GPU ({})", *nr.value, nr.explanation),
 		      "with retry faults enabled, a GPU page/permission fault on GFX10.1 loops in the UTCL2 instead of "
 		      "being reported: the GPU hangs silently until the ~10 s scheduler timeout, with nothing useful "
 		      "in "
@@ -49,9 +50,10 @@ void check_driver(Ctx &c)
 		      "GFX10, so retry buys nothing",
 		      fix);
 	}
-	if (const Param *p = param(s, "amdgpu", "vm_fragment_size"); p && p->source != "default") {
+	if (const Param *p = machine::find_param(s, "amdgpu", "vm_fragment_size");
+	    p && p->source != machine::ParamSource::default_value) {
 		bool gfx10 = std::any_of(amd.begin(), amd.end(), [](const Device *d) {
-			return d->generation == "rdna1" || d->generation == "rdna2";
+			return d->generation == gpudb::Generation::rdna1 || d->generation == gpudb::Generation::rdna2;
 		});
 		c.add("RDNA-DRV-004", "amdgpu.vm_fragment_size",
 		      fmt::format("vm_fragment_size={} set in {}", p->configured_value, where(*p)),
@@ -64,8 +66,8 @@ void check_driver(Ctx &c)
 		      "nothing needed; remove it unless you measured a difference");
 	}
 	for (std::string_view name : {"gttsize", "gtt_size"}) {
-		const Param *p = param(s, "amdgpu", name);
-		if (!p || p->source == "default")
+		const Param *p = machine::find_param(s, "amdgpu", name);
+		if (!p || p->source == machine::ParamSource::default_value)
 			continue;
 		bool unknown = name == "gtt_size";
 		c.add("RDNA-DRV-005", fmt::format("amdgpu.{}", name),
@@ -85,7 +87,7 @@ void check_driver(Ctx &c)
 			      "the command line wins; editing the modprobe.d file alone changes nothing",
 			      fmt::format("keep one place: remove {}.{}= from the command line or the line from {}",
 					  p.module, p.name, p.overridden_file));
-		if (p.source != "default" && p.live_value) {
+		if (p.source != machine::ParamSource::default_value && p.live_value) {
 			auto eq = rules::param_values_equal(p.configured_value, *p.live_value);
 			if (eq && !*eq)
 				c.add("RDNA-DRV-007", fmt::format("{}.{}", p.module, p.name),
@@ -94,8 +96,9 @@ void check_driver(Ctx &c)
 				      "the configuration has not reached the running kernel (initramfs not "
 				      "regenerated, "
 				      "not rebooted, or the option is misspelled/for another module)",
-				      p.source == "modprobe.d" ? "update-initramfs -u, then reboot"
-							       : "reboot (the command line is read at boot)");
+				      p.source == machine::ParamSource::modprobe_d
+					      ? "update-initramfs -u, then reboot"
+					      : "reboot (the command line is read at boot)");
 		}
 	}
 }

@@ -16,8 +16,10 @@ void check_environment(Ctx &c)
 	const auto &s = c.s;
 	const auto &env = s.environment;
 	auto amd = amd_devices(s);
-	for (const auto &o : env.overrides) {
-		if (!o.valid) {
+	for (size_t k = 0; k < env.overrides.size(); ++k) {
+		const OverrideVar &o = env.overrides[k];
+		const std::vector<OverrideJudgement> &verdicts = c.a.overrides[k];
+		if (!o.target) {
 			// The replacement: the safe value of the GPU it applies to, a
 			// discrete GPU first.
 			std::string native, safe;
@@ -37,7 +39,7 @@ void check_environment(Ctx &c)
 					   : fmt::format("export {}={}   # for {}", o.name, safe, native));
 			continue;
 		}
-		if (o.verdicts.empty() && amd.empty()) {
+		if (verdicts.empty() && amd.empty()) {
 			c.add("RDNA-ENV-011", o.name,
 			      fmt::format("{}={} is set but there is no AMD GPU", o.name, o.value),
 			      "a leftover override is applied to whatever GPU appears later (an MI210 faulted with a "
@@ -45,7 +47,7 @@ void check_environment(Ctx &c)
 			      fmt::format("unset {}", o.name));
 			continue;
 		}
-		if (o.verdicts.empty() && o.node) {
+		if (verdicts.empty() && o.node) {
 			c.add("RDNA-ENV-005", o.name,
 			      fmt::format("{} names KFD node {}, which is not an AMD GPU", o.name, *o.node),
 			      "the per-node override applies to the KFD topology node id (node 0 is normally the CPU); "
@@ -53,24 +55,25 @@ void check_environment(Ctx &c)
 			      "use the node id shown under Devices ('KFD node'), or unset it");
 			continue;
 		}
-		for (const auto &v : o.verdicts) {
-			if (v.verdict == "pointless")
+		const std::string gfx = o.target->name();
+		for (const auto &v : verdicts) {
+			if (v.verdict == rules::OverrideVerdict::pointless)
 				c.add("RDNA-ENV-003", o.name + " @ " + v.device,
 				      fmt::format("{}={} equals the native target {}", o.name, o.value, v.native),
 				      "it changes nothing today, but stays in effect when the GPU or the libraries "
 				      "change",
 				      fmt::format("unset {}", o.name));
-			else if (v.verdict == "isa_safe")
+			else if (v.verdict == rules::OverrideVerdict::isa_safe)
 				c.add("RDNA-ENV-004", o.name + " @ " + v.device,
-				      fmt::format("{}={} runs {} code on {}: {}", o.name, o.value, o.gfx, v.native,
+				      fmt::format("{}={} runs {} code on {}: {}", o.name, o.value, gfx, v.native,
 						  v.reason),
 				      "this is the usual workaround when libraries lack code for the native target",
 				      "none needed; prefer libraries with native or generic (gfx10-3-generic) code "
 				      "objects "
 				      "when available");
-			else if (v.verdict == "works_not_guaranteed")
+			else if (v.verdict == rules::OverrideVerdict::works_not_guaranteed)
 				c.add("RDNA-ENV-012", o.name + " @ " + v.device,
-				      fmt::format("{}={} runs {} code on {}: {}", o.name, o.value, o.gfx, v.native,
+				      fmt::format("{}={} runs {} code on {}: {}", o.name, o.value, gfx, v.native,
 						  v.reason),
 				      "the targets share a generic family with restrictions: most kernels run, some "
 				      "can "
@@ -79,16 +82,16 @@ void check_environment(Ctx &c)
 					      "prefer libraries with native {} code objects; keep the override only if "
 					      "your workload validates (rdnactl validate)",
 					      v.native));
-			else if (v.verdict == "unsafe")
+			else if (v.verdict == rules::OverrideVerdict::unsafe)
 				c.add("RDNA-ENV-002", o.name + " @ " + v.device,
 				      fmt::format("{}={} makes the runtime load {} code on a {}: {}", o.name, o.value,
-						  o.gfx, v.native, v.reason),
+						  gfx, v.native, v.reason),
 				      "the instruction sets differ: kernels can trap (HSA_STATUS_ERROR_MEMORY_APERTURE_"
 				      "VIOLATION, 'Memory access fault') or compute different results",
 				      fmt::format("unset {} and use libraries built for {}", o.name, v.native));
 			else
 				c.add("RDNA-ENV-013", o.name + " @ " + v.device,
-				      fmt::format("{}={} ({}) on {}: {}", o.name, o.value, o.gfx,
+				      fmt::format("{}={} ({}) on {}: {}", o.name, o.value, gfx,
 						  v.native.empty() ? "unknown native target" : v.native, v.reason),
 				      "an ISA the runtime does not know makes agent creation fail ('The GPU node has "
 				      "an "
@@ -199,7 +202,7 @@ void check_environment(Ctx &c)
 	}
 	if (auto it = env.vars.find("HSA_XNACK"); it != env.vars.end() && it->second == "1") {
 		for (const Device *d : amd)
-			if (d->generation == "rdna1" || d->generation == "rdna2")
+			if (d->generation == gpudb::Generation::rdna1 || d->generation == gpudb::Generation::rdna2)
 				c.add("RDNA-ENV-009", "HSA_XNACK @ " + dev_label(*d), "HSA_XNACK=1 on a GFX10 GPU",
 				      "KFD never enables XNACK (retry/page migration) on GFX10, whatever the variable "
 				      "or "

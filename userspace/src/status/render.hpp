@@ -1,7 +1,9 @@
 #pragma once
-// Output: JSON (schema_version 1) and text.  Pure: values in, string out.
-#include "findings.hpp"
-#include "machine/snapshot.hpp"
+// Output: JSON (schema_version 1), text and env lines.  Pure: values in,
+// string out.  The renderers are the only place an enum becomes a word, each
+// through its one spelling function (to_string / severity_name).
+#include "model.hpp"
+#include "status/status.hpp"
 
 #include <nlohmann/json.hpp>
 #include <string>
@@ -11,10 +13,11 @@ namespace rdnafix::status {
 
 inline constexpr int kSchemaVersion = 1;
 
-nlohmann::ordered_json to_json(const Snapshot &s, const std::vector<Finding> &findings);
-std::string render_text(const Snapshot &s, const std::vector<Finding> &findings, bool colour);
+void to_json(nlohmann::ordered_json &j, const Finding &f);
+nlohmann::ordered_json to_json(const Snapshot &s, const Assessment &a, const std::vector<Finding> &findings);
+std::string render_text(const Snapshot &s, const Assessment &a, const std::vector<Finding> &findings, bool colour);
 
-// `rdnactl env`: shell lines.  shell = "sh" | "fish".
-std::string render_env(const std::vector<Export> &exports, const std::string &shell);
+// `rdnactl env`: shell lines.
+std::string render_env(const std::vector<Export> &exports, Shell shell);
 
 } // namespace rdnafix::status

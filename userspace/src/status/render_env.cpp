@@ -5,14 +5,14 @@
 
 namespace rdnafix::status {
 
-std::string render_env(const std::vector<Export> &exports, const std::string &shell)
+std::string render_env(const std::vector<Export> &exports, Shell shell)
 {
 	std::string o;
 	if (exports.empty())
 		return "# rdnactl env: nothing to set for this machine\n";
 	for (const auto &e : exports) {
 		o += fmt::format("# {} ({})\n", e.comment, e.check_id);
-		if (shell == "fish")
+		if (shell == Shell::fish)
 			o += e.unset ? fmt::format("set -e {}\n", e.name)
 				     : fmt::format("set -gx {} '{}'\n", e.name, e.value);
 		else

@@ -1,6 +1,7 @@
 // `rdnactl status`: the report as text.
 #include "render.hpp"
-#include "render_common.hpp"
+
+#include "machine/facts.hpp"
 
 #include "rdnafix_version.hpp"
 
@@ -8,8 +9,7 @@
 
 namespace rdnafix::status {
 
-using detail::count;
-using detail::pci_id;
+using machine::pci_id;
 
 namespace {
 
@@ -50,25 +50,51 @@ std::string show(const std::optional<T> &v, const std::vector<Unreadable> &u, co
 	return r.empty() ? absent : r;
 }
 
-} // namespace
+// One section of the report at a time; `out` collects the lines.
+class Text {
+public:
+	Text(const Snapshot &s, const Assessment &a, bool colour) : s_(s), a_(a), st_{colour} {}
+	std::string take() { return std::move(o_); }
 
-std::string render_text(const Snapshot &s, const std::vector<Finding> &findings, bool colour)
-{
-	Style st{colour};
-	std::string o;
-	auto line = [&](const std::string &l) { o += l + "\n"; };
-	line(st.head(fmt::format("rdnactl {} status", RDNAFIX_VERSION)) +
-	     fmt::format(" — root {}{}", s.root, s.collector.empty() ? "" : " (" + s.collector + " collector)"));
-	if (s.nothing_readable) {
-		line("error: " + s.nothing_readable_reason);
-		return o;
+	void header();
+	void devices();
+	void driver();
+	void rdnafix();
+	void access();
+	void environment();
+	void findings(const std::vector<Finding> &findings);
+
+private:
+	void line(const std::string &l) { o_ += l + "\n"; }
+	const rules::DeviceNoretry &noretry(const Device &d) const
+	{
+		return a_.noretry[size_t(&d - s_.devices.data())];
 	}
 
+	const Snapshot &s_;
+	const Assessment &a_;
+	Style st_;
+	std::string o_;
+};
+
+void Text::header()
+{
+	line(st_.head(fmt::format("rdnactl {} status", RDNAFIX_VERSION)) +
+	     fmt::format(" — root {}{}", s_.root,
+			 s_.collector == machine::CollectorKind::none
+				 ? ""
+				 : fmt::format(" ({} collector)", to_string(s_.collector))));
+	if (s_.nothing_readable)
+		line("error: " + s_.nothing_readable_reason);
+}
+
+void Text::devices()
+{
 	line("");
-	line(st.head("Devices"));
-	if (s.devices.empty())
+	line(st_.head("Devices"));
+	if (s_.devices.empty())
 		line("  no DRM or display devices found");
-	for (const auto &d : s.devices) {
+	for (const auto &d : s_.devices) {
 		if (d.pci_bdf.empty()) {
 			line(fmt::format("  {} (not a PCI device)", d.card.empty() ? d.render_node : d.card));
 			continue;
@@ -90,13 +116,16 @@ std::string render_text(const Snapshot &s, const std::vector<Finding> &findings,
 			continue;
 		}
 		line(fmt::format("    gfx target      {}{}", d.gfx_target.value_or("unknown"),
-				 d.gfx_target_source.empty() ? "" : " (from " + d.gfx_target_source + ")"));
+				 d.gfx_target_source == machine::GfxTargetSource::unknown
+					 ? ""
+					 : fmt::format(" (from {})", to_string(d.gfx_target_source))));
 		line(fmt::format("    GC version      {}", show(d.gc_version, d.unreadable, "gc_version")));
-		line(fmt::format("    generation      {}{}{}", d.generation.empty() ? "unknown" : d.generation,
+		line(fmt::format("    generation      {}{}{}",
+				 d.generation ? gpudb::to_string(*d.generation) : "unknown",
 				 d.apu ? (*d.apu ? ", APU" : ", discrete") : "",
 				 d.codename.empty() ? "" : " (" + d.codename + ")"));
 		if (d.marketing_name)
-			line(fmt::format("    name source     {}", d.marketing_name_source));
+			line(fmt::format("    name source     {}", to_string(d.marketing_name_source)));
 		line(fmt::format("    VRAM total      {}",
 				 d.vram_total_bytes ? gib(d.vram_total_bytes)
 						    : show(d.vram_total_bytes, d.unreadable, "vram_total_bytes")));
@@ -106,25 +135,30 @@ std::string render_text(const Snapshot &s, const std::vector<Finding> &findings,
 		line(fmt::format("    KFD node        {}",
 				 d.kfd_node ? fmt::format("{} (GPU index {})", *d.kfd_node, *d.kfd_gpu_index)
 					    : "none"));
-		if (d.noretry_effective)
-			line(fmt::format("    noretry         {} ({})", *d.noretry_effective, d.noretry_rule));
+		if (const auto &nr = noretry(d); nr.value)
+			line(fmt::format("    noretry         {} ({})", *nr.value, nr.explanation));
 		for (const auto &u : d.unreadable)
 			if (u.item != "vram_total_bytes" && u.item != "gtt_total_bytes" && u.item != "gc_version")
 				line(fmt::format("    {:<15} {}", u.item, u.reason));
 	}
+}
 
-	const auto &dr = s.driver;
+void Text::driver()
+{
+	const auto &dr = s_.driver;
 	line("");
-	line(st.head("Driver"));
+	line(st_.head("Driver"));
 	line(fmt::format("  kernel          {}", dr.kernel_release.empty() ? "unknown" : dr.kernel_release));
 	line(fmt::format("  amdgpu          {}{}", dr.amdgpu_loaded ? "loaded" : "not loaded",
 			 dr.initstate ? " (initstate " + *dr.initstate + ")" : ""));
 	for (const auto &p : dr.params) {
-		std::string src = p.source == "cmdline"      ? "kernel command line"
-				  : p.source == "modprobe.d" ? fmt::format("{}:{}", p.source_file, p.source_line)
-							     : "default";
-		std::string val = p.live_value ? *p.live_value : (p.source == "default" ? "-" : "(not loaded)");
-		std::string cfg = p.source == "default" ? "" : fmt::format(" set to {}", p.configured_value);
+		const bool set = p.source != machine::ParamSource::default_value;
+		std::string src = p.source == machine::ParamSource::cmdline ? "kernel command line"
+				  : p.source == machine::ParamSource::modprobe_d
+					  ? fmt::format("{}:{}", p.source_file, p.source_line)
+					  : "default";
+		std::string val = p.live_value ? *p.live_value : (set ? "(not loaded)" : "-");
+		std::string cfg = set ? fmt::format(" set to {}", p.configured_value) : "";
 		line(fmt::format("  {:<28} {:<12} {}{}", p.module + "." + p.name, val, src, cfg));
 		if (!p.overridden_file.empty())
 			line(fmt::format("  {:<28} {:<12} overrides {}:{} ({})", "", "", p.overridden_file,
@@ -137,12 +171,16 @@ std::string render_text(const Snapshot &s, const std::vector<Finding> &findings,
 	line(fmt::format("  RAM total       {}", gib(dr.mem_total_bytes)));
 	for (const auto &u : dr.unreadable)
 		line(fmt::format("  {:<15} {}: {}", u.item, u.path, u.reason));
+}
 
-	const auto &r = s.rdnafix;
+void Text::rdnafix()
+{
+	const auto &r = s_.rdnafix;
 	line("");
-	line(st.head("rdnafix module"));
+	line(st_.head("rdnafix module"));
 	line(fmt::format("  installed       {}", r.installed ? r.installed_paths.front() : "no"));
-	line(fmt::format("  loaded          {}", r.loaded ? "yes (" + r.loaded_evidence + ")" : "no"));
+	line(fmt::format("  loaded          {}",
+			 r.loaded ? fmt::format("yes ({})", to_string(r.loaded_evidence)) : "no"));
 	if (r.version)
 		line(fmt::format("  version         {} (ABI {})", *r.version, r.abi_version.value_or("?")));
 	if (r.amdgpu_state)
@@ -157,85 +195,115 @@ std::string render_text(const Snapshot &s, const std::vector<Finding> &findings,
 		line(fmt::format("  device {}", d.pci_bdf));
 		// Beside amdgpu's own view of the same device.
 		const Device *ad = nullptr;
-		for (const auto &x : s.devices)
+		for (const auto &x : s_.devices)
 			if (x.pci_bdf == d.pci_bdf)
 				ad = &x;
 		for (const auto &[k, v] : d.values) {
 			std::string amd;
 			if (ad && k == "gfx_target" && ad->gfx_target)
 				amd = " (amdgpu/KFD: " + *ad->gfx_target + ")";
-			if (ad && k == "noretry_applied" && ad->noretry_effective)
-				amd = fmt::format(" (effective: {})", *ad->noretry_effective);
-			if (ad && k == "generation" && !ad->generation.empty())
-				amd = " (database: " + ad->generation + ")";
+			if (ad && k == "noretry_applied" && noretry(*ad).value)
+				amd = fmt::format(" (effective: {})", *noretry(*ad).value);
+			if (ad && k == "generation" && ad->generation)
+				amd = fmt::format(" (database: {})", gpudb::to_string(*ad->generation));
 			line(fmt::format("    {:<24} {}{}", k, v, amd));
 		}
 	}
 	for (const auto &u : r.unreadable)
 		line(fmt::format("  {:<15} {}: {}", u.item, u.path, u.reason));
+}
 
-	const auto &a = s.access;
+void Text::access()
+{
+	const auto &acc = s_.access;
 	line("");
-	line(st.head("Access"));
-	line(fmt::format("  judged for      {}{}", a.subject == "user" ? "user " + a.user : "this process",
-			 a.subject == "process" && !a.user.empty() ? " (" + a.user + ")" : ""));
+	line(st_.head("Access"));
+	line(fmt::format("  judged for      {}{}",
+			 acc.subject == machine::AccessSubject::user ? "user " + acc.user : "this process",
+			 acc.subject == machine::AccessSubject::process && !acc.user.empty() ? " (" + acc.user + ")"
+											     : ""));
 	auto join = [](const std::vector<std::string> &v) {
-		std::string s;
+		std::string out;
 		for (const auto &x : v)
-			s += (s.empty() ? "" : ",") + x;
-		return s.empty() ? std::string("-") : s;
+			out += (out.empty() ? "" : ",") + x;
+		return out.empty() ? std::string("-") : out;
 	};
-	line(fmt::format("  groups          {}", join(a.session_groups)));
-	if (!a.relogin_groups.empty())
+	line(fmt::format("  groups          {}", join(acc.session_groups)));
+	if (!acc.relogin_groups.empty())
 		line(fmt::format("  not yet active  {} (in /etc/group, not in this session: log in again)",
-				 join(a.relogin_groups)));
-	if (a.container)
-		line(fmt::format("  container       yes ({})", a.container_evidence));
-	for (const auto &n : a.nodes) {
+				 join(acc.relogin_groups)));
+	if (acc.container)
+		line(fmt::format("  container       yes ({})", acc.container_evidence));
+	for (size_t i = 0; i < acc.nodes.size(); ++i) {
+		const DevNode &n = acc.nodes[i];
+		const NodeAccess &v = a_.nodes[i];
 		if (!n.exists) {
 			line(fmt::format("  {:<20} missing", n.path));
 			continue;
 		}
 		line(fmt::format("  {:<20} {} {}:{} {}  {}: {}", n.path, n.mode ? fmt::format("{:04o}", *n.mode) : "?",
 				 n.owner.empty() ? "?" : n.owner, n.group.empty() ? "?" : n.group,
-				 n.stat_source == "manifest" ? "(manifest)" : "",
-				 n.can_open ? "can open" : "CANNOT open", n.verdict));
+				 n.stat_source == machine::StatSource::manifest ? "(manifest)" : "",
+				 v.can_open ? "can open" : "CANNOT open", v.verdict));
 	}
-	for (const auto &u : a.unreadable)
+	for (const auto &u : acc.unreadable)
 		line(fmt::format("  {:<15} {}: {}", u.item, u.path, u.reason));
+}
 
-	const auto &e = s.environment;
+void Text::environment()
+{
+	const auto &e = s_.environment;
 	line("");
-	line(st.head("Environment") + " (" + e.source + ")");
+	line(st_.head("Environment") + " (" + e.source + ")");
 	if (e.vars.empty())
 		line("  no relevant variables set");
 	for (const auto &[k, v] : e.vars)
 		line(fmt::format("  {}={}", k, v));
-	for (const auto &ov : e.overrides) {
-		if (!ov.valid)
+	for (size_t i = 0; i < e.overrides.size(); ++i) {
+		const OverrideVar &ov = e.overrides[i];
+		if (!ov.target)
 			line(fmt::format("  {}: invalid: {}", ov.name, ov.error));
-		for (const auto &v : ov.verdicts)
+		for (const auto &v : a_.overrides[i])
 			line(fmt::format("  {} on {} ({}): {} — {}", ov.name, v.device,
-					 v.native.empty() ? "?" : v.native, v.verdict, v.reason));
+					 v.native.empty() ? "?" : v.native, rules::to_string(v.verdict), v.reason));
 	}
 	for (const auto &u : e.unreadable)
 		line(fmt::format("  {:<15} {}: {}", u.item, u.path, u.reason));
+}
 
+void Text::findings(const std::vector<Finding> &findings)
+{
 	line("");
-	line(st.head("Findings"));
+	line(st_.head("Findings"));
 	if (findings.empty())
 		line("  none");
 	for (const auto &f : findings) {
-		line(fmt::format("  {} {}{}: {}", st.sev(f.severity, fmt::format("[{}]", severity_name(f.severity))),
+		line(fmt::format("  {} {}{}: {}", st_.sev(f.severity, fmt::format("[{}]", severity_name(f.severity))),
 				 f.id, f.subject.empty() ? "" : " " + f.subject, f.finding));
 		line(fmt::format("      why: {}", f.why));
 		line(fmt::format("      fix: {}", f.fix));
 	}
-	auto c = count(findings);
+	auto c = summarize(findings);
 	line("");
 	line(fmt::format("{} error(s), {} warning(s), {} info — exit code {}", c.errors, c.warnings, c.info,
 			 exit_code_for(findings)));
-	return o;
+}
+
+} // namespace
+
+std::string render_text(const Snapshot &s, const Assessment &a, const std::vector<Finding> &findings, bool colour)
+{
+	Text t(s, a, colour);
+	t.header();
+	if (s.nothing_readable)
+		return t.take();
+	t.devices();
+	t.driver();
+	t.rdnafix();
+	t.access();
+	t.environment();
+	t.findings(findings);
+	return t.take();
 }
 
 } // namespace rdnafix::status

@@ -1,7 +1,7 @@
 // run_status / run_env: collect, evaluate, render, print; the exit code.
 #include "status/status.hpp"
 
-#include "findings.hpp"
+#include "model.hpp"
 #include "render.hpp"
 
 #include "io/process.hpp"
@@ -34,12 +34,13 @@ void print(const std::string &out)
 int run_status(const StatusOptions &opts)
 {
 	auto snap = machine::collect(opts.machine);
-	auto findings = snap.nothing_readable ? std::vector<Finding>{} : evaluate(snap);
+	auto verdicts = assess(snap);
+	auto findings = snap.nothing_readable ? std::vector<Finding>{} : evaluate(snap, verdicts);
 	if (opts.json) {
-		print(to_json(snap, findings).dump(2, ' ', false, nlohmann::json::error_handler_t::replace));
+		print(to_json(snap, verdicts, findings).dump(2, ' ', false, nlohmann::json::error_handler_t::replace));
 		std::fputc('\n', stdout);
 	} else {
-		print(render_text(snap, findings, want_colour(opts.colour)));
+		print(render_text(snap, verdicts, findings, want_colour(opts.colour)));
 	}
 	if (snap.nothing_readable) {
 		std::fprintf(stderr, "rdnactl status: %s\n", snap.nothing_readable_reason.c_str());
@@ -55,7 +56,7 @@ int run_env(const EnvOptions &opts)
 		std::fprintf(stderr, "rdnactl env: %s\n", snap.nothing_readable_reason.c_str());
 		return 2;
 	}
-	print(render_env(recommend_env(snap), opts.shell == Shell::fish ? "fish" : "sh"));
+	print(render_env(recommend_env(snap), opts.shell));
 	return 0;
 }
 

@@ -1,0 +1,194 @@
+// JSON of the snapshot's records (see snapshot_json.hpp).  An unknown or
+// absent value is null; "unreadable" is the last key of a record.
+#include "machine/snapshot_json.hpp"
+
+#include "machine/facts.hpp"
+
+#include "core/parse.hpp"
+
+#include <cctype>
+#include <fmt/format.h>
+
+namespace rdnafix::machine {
+
+using nlohmann::ordered_json;
+
+namespace {
+
+template <class T> ordered_json opt(const std::optional<T> &v)
+{
+	return v ? ordered_json(*v) : ordered_json(nullptr);
+}
+
+ordered_json str_or_null(std::string_view s)
+{
+	return s.empty() ? ordered_json(nullptr) : ordered_json(std::string(s));
+}
+
+} // namespace
+
+void to_json(ordered_json &j, const Unreadable &u)
+{
+	j = {{"item", u.item}, {"path", u.path}, {"reason", u.reason}};
+}
+
+void to_json(ordered_json &o, const Device &d)
+{
+	o = ordered_json::object();
+	o["pci_bdf"] = str_or_null(d.pci_bdf);
+	o["pci_id"] = str_or_null(pci_id(d));
+	o["vendor_id"] = opt(d.vendor_id);
+	o["device_id"] = opt(d.device_id);
+	o["subsystem_vendor_id"] = opt(d.subsystem_vendor_id);
+	o["subsystem_device_id"] = opt(d.subsystem_device_id);
+	o["revision"] = opt(d.revision);
+	o["pci_class"] = opt(d.pci_class);
+	o["driver"] = str_or_null(d.driver);
+	o["card"] = str_or_null(d.card);
+	o["render_node"] = str_or_null(d.render_node);
+	o["is_amd"] = d.is_amd;
+	o["gfx_target"] = opt(d.gfx_target);
+	o["gfx_target_source"] = str_or_null(to_string(d.gfx_target_source));
+	o["gc_version"] = opt(d.gc_version);
+	o["generation"] =
+		d.generation ? ordered_json(std::string(gpudb::to_string(*d.generation))) : ordered_json(nullptr);
+	o["apu"] = opt(d.apu);
+	o["codename"] = str_or_null(d.codename);
+	o["marketing_name"] = opt(d.marketing_name);
+	o["marketing_name_source"] = str_or_null(to_string(d.marketing_name_source));
+	o["vram_total_bytes"] = opt(d.vram_total_bytes);
+	o["gtt_total_bytes"] = opt(d.gtt_total_bytes);
+	o["kfd_node"] = opt(d.kfd_node);
+	o["kfd_gpu_index"] = opt(d.kfd_gpu_index);
+	o["kfd_gpu_id"] = opt(d.kfd_gpu_id);
+	o["kfd_gfx_target_version"] = opt(d.kfd_gfx_target_version);
+	o["libdrm_family_id"] = opt(d.libdrm_family_id);
+	o["libdrm_external_rev"] = opt(d.libdrm_external_rev);
+	o["unreadable"] = d.unreadable;
+}
+
+void to_json(ordered_json &o, const Param &p)
+{
+	const bool set = p.source != ParamSource::default_value;
+	o = ordered_json::object();
+	o["module"] = p.module;
+	o["name"] = p.name;
+	o["value"] = opt(p.live_value);
+	o["source"] = std::string(to_string(p.source));
+	o["configured_value"] = set ? ordered_json(p.configured_value) : ordered_json(nullptr);
+	o["source_file"] = str_or_null(p.source_file);
+	o["source_line"] = p.source_line ? ordered_json(p.source_line) : ordered_json(nullptr);
+	if (!p.overridden_file.empty())
+		o["overridden"] = {{"value", p.overridden_value},
+				   {"source_file", p.overridden_file},
+				   {"source_line", p.overridden_line}};
+	else
+		o["overridden"] = nullptr;
+}
+
+void to_json(ordered_json &j, const Driver &d)
+{
+	j = {{"amdgpu_loaded", d.amdgpu_loaded},
+	     {"initstate", opt(d.initstate)},
+	     {"kernel_release", str_or_null(d.kernel_release)},
+	     {"kernel_version", str_or_null(d.kernel_version_line)},
+	     {"cmdline", d.cmdline},
+	     {"params", d.params},
+	     {"ttm_pages_limit", opt(d.ttm_pages_limit)},
+	     {"amdttm_pages_limit", opt(d.amdttm_pages_limit)},
+	     {"ttm_limit_bytes", opt(d.ttm_limit_bytes)},
+	     {"mem_total_bytes", opt(d.mem_total_bytes)},
+	     {"unreadable", d.unreadable}};
+}
+
+void to_json(ordered_json &o, const RdnafixDevice &d)
+{
+	o = ordered_json::object();
+	o["pci_bdf"] = d.pci_bdf;
+	for (const auto &[k, v] : d.values) {
+		// Counters and numeric settings as numbers, the rest as text.
+		bool numeric = !v.empty() && (std::isdigit(static_cast<unsigned char>(v[0])) || v[0] == '-') &&
+			       v.find_first_not_of("-0123456789") == std::string::npos && k != "pci_id";
+		if (numeric)
+			if (auto n = core::parse_i64(v)) {
+				o[k] = *n;
+				continue;
+			}
+		o[k] = v;
+	}
+}
+
+void to_json(ordered_json &j, const Rdnafix &r)
+{
+	j = {{"installed", r.installed},
+	     {"installed_paths", r.installed_paths},
+	     {"loaded", r.loaded},
+	     {"loaded_evidence", str_or_null(to_string(r.loaded_evidence))},
+	     {"version", opt(r.version)},
+	     {"abi_version", opt(r.abi_version)},
+	     {"amdgpu_state", opt(r.amdgpu_state)},
+	     {"dry_run", opt(r.dry_run)},
+	     {"hooks", r.hooks},
+	     {"parameters", r.params},
+	     {"devices", r.devices},
+	     {"unreadable", r.unreadable}};
+}
+
+void to_json(ordered_json &o, const DevNode &n)
+{
+	o = ordered_json::object();
+	o["path"] = n.path;
+	o["exists"] = n.exists;
+	o["stat_source"] = str_or_null(to_string(n.stat_source));
+	o["type"] = n.type ? ordered_json(std::string(1, n.type)) : ordered_json(nullptr);
+	o["major"] = opt(n.major);
+	o["minor"] = opt(n.minor);
+	o["mode"] = n.mode ? ordered_json(fmt::format("{:04o}", *n.mode)) : ordered_json(nullptr);
+	o["owner"] = str_or_null(n.owner);
+	o["group"] = str_or_null(n.group);
+}
+
+void to_json(ordered_json &j, const Access &a)
+{
+	j = {{"subject", std::string(to_string(a.subject))},
+	     {"user", str_or_null(a.user)},
+	     {"uid", opt(a.uid)},
+	     {"session_groups", a.session_groups},
+	     {"configured_groups", a.configured_groups},
+	     {"relogin_groups", a.relogin_groups},
+	     {"container", a.container},
+	     {"container_evidence", str_or_null(a.container_evidence)},
+	     {"nodes", a.nodes},
+	     {"unreadable", a.unreadable}};
+}
+
+void to_json(ordered_json &x, const OverrideVar &o)
+{
+	x = ordered_json::object();
+	x["name"] = o.name;
+	x["value"] = o.value;
+	x["node"] = opt(o.node);
+	x["valid"] = o.target.has_value();
+	x["error"] = str_or_null(o.error);
+	x["gfx_target"] = o.target ? ordered_json(o.target->name()) : ordered_json(nullptr);
+}
+
+void to_json(ordered_json &j, const VisibleVar &v)
+{
+	j = {{"name", v.name},
+	     {"value", v.value},
+	     {"indices", v.indices},
+	     {"parsed", v.parsed},
+	     {"error", str_or_null(v.error)}};
+}
+
+void to_json(ordered_json &j, const Environment &e)
+{
+	j = {{"source", e.source},
+	     {"variables", e.vars},
+	     {"overrides", e.overrides},
+	     {"visible_devices", e.visible},
+	     {"unreadable", e.unreadable}};
+}
+
+} // namespace rdnafix::machine

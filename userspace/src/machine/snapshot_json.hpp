@@ -1,0 +1,24 @@
+#pragma once
+// JSON of the snapshot's records: one nlohmann to_json per record (found by
+// ADL), facts only, each enum through its to_string() spelling.  These are
+// the objects of `rdnactl status --json` (schema_version 1); status adds its
+// verdicts to them (status/render_json.cpp), and any verb can store them.
+#include "machine/snapshot.hpp"
+
+#include <nlohmann/json.hpp>
+
+namespace rdnafix::machine {
+
+void to_json(nlohmann::ordered_json &j, const Unreadable &u);
+void to_json(nlohmann::ordered_json &j, const Device &d);
+void to_json(nlohmann::ordered_json &j, const Param &p);
+void to_json(nlohmann::ordered_json &j, const Driver &d);
+void to_json(nlohmann::ordered_json &j, const RdnafixDevice &d);
+void to_json(nlohmann::ordered_json &j, const Rdnafix &r);
+void to_json(nlohmann::ordered_json &j, const DevNode &n);
+void to_json(nlohmann::ordered_json &j, const Access &a);
+void to_json(nlohmann::ordered_json &j, const OverrideVar &o);
+void to_json(nlohmann::ordered_json &j, const VisibleVar &v);
+void to_json(nlohmann::ordered_json &j, const Environment &e);
+
+} // namespace rdnafix::machine

@@ -1,0 +1,113 @@
+#pragma once
+// The status model: what rdnactl concludes from a machine::Snapshot.
+//   assess(snap)          the verdicts the report shows next to the facts:
+//                         effective noretry per device, access per node,
+//                         override verdicts (enums from core::rules)
+//   evaluate(snap[, a])   the findings, each with its catalogue id
+// No I/O.
+#include "machine/snapshot.hpp"
+
+#include "core/rules.hpp"
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace rdnafix::status {
+
+// The machine records the checks read.
+using machine::Access;
+using machine::Device;
+using machine::DevNode;
+using machine::OverrideVar;
+using machine::Param;
+using machine::Snapshot;
+using machine::Unreadable;
+using machine::VisibleVar;
+
+enum class Severity { info, warn, error };
+std::string_view severity_name(Severity s); // "info", "warn", "error"
+
+struct CheckInfo {
+	std::string_view id;    // stable, e.g. "RDNA-ENV-001"
+	Severity severity;      // severity when it fires
+	std::string_view title; // short name, also the docs/checks.md heading
+};
+// Every check that evaluate() can emit, in id order.
+const std::vector<CheckInfo> &catalogue();
+
+struct Finding {
+	std::string id;
+	Severity severity = Severity::info;
+	std::string subject; // device BDF, variable name, node path, module ... ("" = machine)
+	std::string finding; // what is wrong, with the values seen
+	std::string why;     // why it matters
+	std::string fix;     // the exact fix (command, line or export)
+};
+
+// ---- verdicts -------------------------------------------------------------
+
+// Whose access a node is judged for: uid, name and groups (ids and names;
+// a captured tree's manifest names groups only).
+struct Subject {
+	std::optional<unsigned> uid;
+	std::string user;
+	std::vector<unsigned> gids;
+	std::vector<std::string> groups;
+};
+Subject subject_of(const Access &access);
+
+// Can the subject open a device node read-write, and why (not)?
+struct NodeAccess {
+	bool can_open = false;
+	std::string verdict;       // one line: why / why not
+	std::string missing_group; // the group the subject would need ("" if none helps)
+};
+// By the node's mode, owner and group (pure), then the kernel's own answer
+// when the snapshot has one.
+NodeAccess judge_node(const DevNode &node, const Subject &who);
+
+// One HSA_OVERRIDE_GFX_VERSION* variable judged for one device it applies to.
+struct OverrideJudgement {
+	std::string device; // BDF
+	std::string native; // the device's own gfx target ("" unknown)
+	rules::OverrideVerdict verdict = rules::OverrideVerdict::unknown;
+	std::string reason;
+};
+// The devices an override variable applies to (ROCr: the _<N> form for KFD
+// node N, which takes precedence over the plain form) and the verdict for each.
+std::vector<OverrideJudgement> judge_override(const OverrideVar &o, const Snapshot &snap);
+
+// Every verdict, index-aligned with the snapshot's vectors.
+struct Assessment {
+	std::vector<rules::DeviceNoretry> noretry;             // per snap.devices
+	std::vector<NodeAccess> nodes;                         // per snap.access.nodes
+	std::vector<std::vector<OverrideJudgement>> overrides; // per snap.environment.overrides
+};
+Assessment assess(const Snapshot &snap);
+
+// ---- findings ---------------------------------------------------------------
+
+std::vector<Finding> evaluate(const Snapshot &snap, const Assessment &a);
+std::vector<Finding> evaluate(const Snapshot &snap); // with assess(snap)
+
+// One line of `rdnactl env`: export NAME=value, or unset NAME (value empty + unset).
+struct Export {
+	std::string name;
+	std::string value;
+	bool unset = false;
+	std::string comment;  // one line: why
+	std::string check_id; // the finding that asks for it
+};
+std::vector<Export> recommend_env(const Snapshot &snap);
+
+// 0 nothing to warn about, 1 a warning or error.
+int exit_code_for(const std::vector<Finding> &findings);
+
+struct Summary {
+	int errors = 0, warnings = 0, info = 0;
+};
+Summary summarize(const std::vector<Finding> &findings);
+
+} // namespace rdnafix::status
