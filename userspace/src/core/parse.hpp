@@ -279,6 +279,16 @@ struct VisibleDevices {
 // messages.
 Result<VisibleDevices> parse_visible_devices(std::string_view value, std::string_view var_name);
 
+// ------------------------------------------- PyTorch allocator config ---
+
+// PYTORCH_HIP_ALLOC_CONF / PYTORCH_CUDA_ALLOC_CONF: "key:value" options
+// separated by ','.  True when an option turns expandable_segments on
+// ("expandable_segments:True", any case).
+bool alloc_conf_expandable(std::string_view value);
+// The same configuration without the options that turn expandable_segments
+// on (order kept; "" when nothing is left).
+std::string alloc_conf_without_expandable(std::string_view value);
+
 // -------------------------------------------------- etc/group, passwd ---
 
 // etc/group: "name:password:gid:member1,member2".

@@ -1,5 +1,6 @@
 // Environment parsers: env files, /proc/<pid>/environ, HSA_OVERRIDE_GFX_VERSION,
 // *_VISIBLE_DEVICES.
+#include <cctype>
 #include <charconv>
 
 #include <fmt/format.h>
@@ -277,6 +278,37 @@ Result<VisibleDevices> parse_visible_devices(std::string_view value, std::string
 		}
 		if (end == std::string_view::npos)
 			break;
+		pos = end + 1;
+	}
+	return out;
+}
+
+namespace {
+std::string lower(std::string_view s)
+{
+	std::string out;
+	for (char ch : s)
+		out += char(std::tolower(static_cast<unsigned char>(ch)));
+	return out;
+}
+} // namespace
+
+bool alloc_conf_expandable(std::string_view value)
+{
+	return lower(value).find("expandable_segments:true") != std::string::npos;
+}
+
+std::string alloc_conf_without_expandable(std::string_view value)
+{
+	std::string out;
+	std::size_t pos = 0;
+	while (pos <= value.size()) {
+		std::size_t end = value.find(',', pos);
+		if (end == std::string_view::npos)
+			end = value.size();
+		std::string_view option = value.substr(pos, end - pos);
+		if (!option.empty() && !alloc_conf_expandable(option))
+			out += (out.empty() ? "" : ",") + std::string(option);
 		pos = end + 1;
 	}
 	return out;

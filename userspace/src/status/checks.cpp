@@ -70,6 +70,32 @@ std::string fix_param(const Param &p, std::string_view want)
 			   p.module, p.name, want, p.module);
 }
 
+Remedy set_param(const Param *p, std::string_view module, std::string_view name, std::string_view want)
+{
+	using machine::ParamSource;
+	if (p && p->source == ParamSource::cmdline)
+		return KernelParam{KernelParam::Action::add, fmt::format("{}.{}", module, name), std::string(want)};
+	if (p && p->source == ParamSource::modprobe_d)
+		return ModuleOption{std::string(module), std::string(name), std::string(want), p->source_file};
+	return ModuleOption{std::string(module), std::string(name), std::string(want),
+			    fmt::format("/etc/modprobe.d/{}.conf", module)};
+}
+
+Remedy remove_param(const Param &p)
+{
+	if (p.source == machine::ParamSource::cmdline)
+		return KernelParam{KernelParam::Action::remove, fmt::format("{}.{}", p.module, p.name), ""};
+	return ModuleOption{p.module, p.name, std::nullopt, p.source_file};
+}
+
+std::string first_clause(std::string s)
+{
+	auto cut = s.find(": ");
+	if (cut != std::string::npos && cut > 20)
+		s.resize(cut);
+	return s;
+}
+
 void check_unreadable(Ctx &c)
 {
 	size_t n = 0;
@@ -103,6 +129,7 @@ std::vector<Finding> evaluate(const Snapshot &snap, const Assessment &a)
 	detail::check_driver(c);
 	detail::check_memory(c);
 	detail::check_access(c);
+	detail::check_overrides(c);
 	detail::check_environment(c);
 	detail::check_rdnafix(c);
 	detail::check_unreadable(c);

@@ -71,7 +71,9 @@ void check_access(Ctx &c)
 		c.add("RDNA-ACC-002", n.path, fmt::format("{} cannot open {}: {}", who, n.path, v.verdict),
 		      "HIP/ROCr open /dev/kfd and the render node read-write; without access the GPU is invisible "
 		      "(hipErrorNoDevice or 'Unable to open /dev/kfd read-write')",
-		      fix);
+		      fix,
+		      v.missing_group.empty() ? std::vector<Remedy>{NoChange{}}
+					      : std::vector<Remedy>{JoinGroup{v.missing_group, s.access.user}});
 	}
 	for (const Device *d : amd) {
 		if (s.driver.amdgpu_loaded && d->driver == "amdgpu" && d->render_node.empty())

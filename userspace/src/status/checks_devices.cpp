@@ -20,6 +20,7 @@ void check_devices(Ctx &c)
 		      "/dev/kfd and bind-mount /sys");
 		return;
 	}
+	const auto advice = override_advice(c.s);
 	for (const Device *d : amd) {
 		if (!d->gfx_target) {
 			c.add("RDNA-GPU-003", dev_label(*d),
@@ -46,7 +47,11 @@ void check_devices(Ctx &c)
 				  rdna1 ? " (RDNA1: no ISA-compatible override exists)" : ""),
 		      "official ROCm and PyTorch wheels may contain no code objects for it: 'HIP error: invalid device "
 		      "function' / hipErrorNoBinaryForGpu",
-		      fix, rdna1 || safe.empty() ? Severity::warn : Severity::info);
+		      fix,
+		      advice && advice->device == d
+			      ? std::vector<Remedy>{SetEnv{"HSA_OVERRIDE_GFX_VERSION", advice->value, advice->why}}
+			      : std::vector<Remedy>{NoChange{}},
+		      rdna1 || safe.empty() ? Severity::warn : Severity::info);
 	}
 }
 

@@ -48,7 +48,7 @@ void check_driver(Ctx &c)
 		      "dmesg (amd-gfx 2026-05-29 'set noretry=1 as default for GFX 10.1.x'); KFD never enables XNACK "
 		      "on "
 		      "GFX10, so retry buys nothing",
-		      fix);
+		      fix, {set_param(p, "amdgpu", "noretry", "1")});
 	}
 	if (const Param *p = machine::find_param(s, "amdgpu", "vm_fragment_size");
 	    p && p->source != machine::ParamSource::default_value) {
@@ -77,7 +77,8 @@ void check_driver(Ctx &c)
 				"please "
 				"use ttm.pages_limit'); the TTM pages_limit caps GTT anyway",
 		      "remove it and set the GTT size with 'options ttm pages_limit=<GiB*262144>' (amdttm with "
-		      "amdgpu-dkms), then update-initramfs -u and reboot");
+		      "amdgpu-dkms), then update-initramfs -u and reboot",
+		      {remove_param(*p)});
 	}
 	for (const auto &p : s.driver.params) {
 		if (!p.overridden_file.empty())

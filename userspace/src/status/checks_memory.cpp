@@ -29,6 +29,7 @@ void check_memory(Ctx &c)
 		if (*ceiling * 4 >= ram * 3)
 			continue;
 		std::uint64_t want_gib = ram * 3 / 4 >> 30;
+		const std::string module = c.s.driver.amdttm_pages_limit ? "amdttm" : "ttm";
 		c.add("RDNA-MEM-001", dev_label(*d),
 		      fmt::format(
 			      "APU can map at most {:.1f} GiB of {:.1f} GiB RAM (GTT {}, TTM limit {})",
@@ -42,7 +43,9 @@ void check_memory(Ctx &c)
 		      "is free (TTM defaults to half of RAM)",
 		      fmt::format("echo 'options {} pages_limit={}' > /etc/modprobe.d/ttm.conf; update-initramfs -u; "
 				  "reboot (pages_limit = GiB * 262144, here {} GiB)",
-				  c.s.driver.amdttm_pages_limit ? "amdttm" : "ttm", want_gib * 262144, want_gib));
+				  module, want_gib * 262144, want_gib),
+		      {ModuleOption{module, "pages_limit", std::to_string(want_gib * 262144),
+				    "/etc/modprobe.d/ttm.conf"}});
 	}
 }
 

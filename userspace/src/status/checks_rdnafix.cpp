@@ -37,7 +37,8 @@ void check_rdnafix(Ctx &c)
 	if (r.dry_run && *r.dry_run == "1")
 		c.add("RDNA-MOD-004", "rdnafix", "rdnafix runs with dry_run=1: it counts but changes nothing",
 		      "pte_would_rewrite shows what it would do; nothing is applied",
-		      "set 'options rdnafix dry_run=0' in /etc/modprobe.d/rdnafix.conf and reload");
+		      "set 'options rdnafix dry_run=0' in /etc/modprobe.d/rdnafix.conf and reload",
+		      {ModuleOption{"rdnafix", "dry_run", "0", "/etc/modprobe.d/rdnafix.conf"}});
 	for (const auto &d : r.devices) {
 		auto get = [&](const char *k) {
 			auto it = d.values.find(k);

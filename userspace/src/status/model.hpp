@@ -5,6 +5,8 @@
 //                         override verdicts (enums from core::rules)
 //   evaluate(snap[, a])   the findings, each with its catalogue id
 // No I/O.
+#include "remedy.hpp"
+
 #include "machine/snapshot.hpp"
 
 #include "core/rules.hpp"
@@ -43,7 +45,10 @@ struct Finding {
 	std::string subject; // device BDF, variable name, node path, module ... ("" = machine)
 	std::string finding; // what is wrong, with the values seen
 	std::string why;     // why it matters
-	std::string fix;     // the exact fix (command, line or export)
+	std::string fix;     // the exact fix (command, line or export), for a person
+	// The same fix as data, in order: what `env` (and later `config`, `fix`)
+	// act on.  {NoChange} when nothing can be stated as a change.
+	std::vector<Remedy> remedies;
 };
 
 // ---- verdicts -------------------------------------------------------------
@@ -100,6 +105,10 @@ struct Export {
 	std::string comment;  // one line: why
 	std::string check_id; // the finding that asks for it
 };
+// The environment remedies (SetEnv, UnsetEnv) of the findings, in finding
+// order, the first one per variable; never unsets a variable that is not set.
+std::vector<Export> env_changes(const std::vector<Finding> &findings, const machine::Environment &env);
+// env_changes(evaluate(snap), snap.environment): what `rdnactl env` prints.
 std::vector<Export> recommend_env(const Snapshot &snap);
 
 // 0 nothing to warn about, 1 a warning or error.
