@@ -68,7 +68,7 @@ TEST_CASE("gpudb: no duplicate (device, revision)", "[gpudb]")
 
 TEST_CASE("gpudb: every GFX10 PCI id of the kernel's pciidlist is present with the right chip", "[gpudb]")
 {
-	// data/kernel-gfx10-pci-ids.txt is a copy of shared/docs/raw/kernel-gfx10-pci-ids.txt (source in its header).
+	// data/kernel-gfx10-pci-ids.txt is a copy of docs/sources/kernel-gfx10-pci-ids.txt (source in its header).
 	const std::string text = slurp(RDNAFIX_CORE_TEST_DATA "/kernel-gfx10-pci-ids.txt");
 	const std::pair<std::string, GcVersion> chips[] = {
 		{"NAVI10", {10, 1, 10}},          {"NAVI12", {10, 1, 2}},

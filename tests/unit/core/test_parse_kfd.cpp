@@ -11,7 +11,7 @@ using namespace rdnafix::core;
 
 namespace {
 // The values of a captured MI350X node quoted in ROCm/rocm-systems#10274 (via
-// shared/docs/rocm-userspace.md §5), laid out in the kernel's key order;
+// docs/rocm-facts.md §5), laid out in the kernel's key order;
 // keys the capture did not quote are left out.
 constexpr const char *kMi350xPartial = "simd_count 1024\n"
 				       "array_count 32\n"

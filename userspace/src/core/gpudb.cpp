@@ -26,7 +26,7 @@ constexpr GenName kGenNames[] = {
 };
 
 // Kernel GC IP version -> KFD gfx_target_version (drivers/gpu/drm/amd/amdkfd/
-// kfd_device.c, kgd2kfd_probe; rocm-userspace.md §5 for GC 10+, the GC 9 cases
+// kfd_device.c, kgd2kfd_probe; docs/rocm-facts.md §5 for GC 10+, the GC 9 cases
 // read from the same switch in upstream history).
 struct GcMap {
 	GcVersion gc;
@@ -71,7 +71,7 @@ constexpr GcMap kGcToKfd[] = {
 };
 
 // libdrm family ids (amdgpu_drm.h) and Mesa's external_rev ranges
-// (amdgpu_asic_addr.h, half-open [min, max)); rocm-userspace.md §6.
+// (amdgpu_asic_addr.h, half-open [min, max)); docs/rocm-facts.md §6.
 struct FamilyName {
 	std::uint32_t id;
 	std::string_view name;

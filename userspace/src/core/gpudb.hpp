@@ -2,7 +2,7 @@
 // generation -> APU flag, plus the kernel's / Mesa's identity tables.
 //
 // The rows live in userspace/data/gpu-database.tsv (format:
-// team-interfaces.md §1); CMake turns the file into a C++ table at build time
+// the header comment of that file); CMake turns the file into a C++ table at build time
 // (userspace/src/core/gen_gpudb.py) and the build fails on a malformed row.
 // No I/O at run time.
 #pragma once
@@ -55,7 +55,7 @@ const Entry *lookup(std::uint16_t pci_device, std::uint8_t pci_revision);
 // Every row with this device id (all revisions).
 std::vector<const Entry *> lookup_device(std::uint16_t pci_device);
 
-// ---- KFD gfx_target_version encoding (rocm-userspace.md §5) -------------
+// ---- KFD gfx_target_version encoding (docs/rocm-facts.md §5) ------------
 // 100301 -> {10,3,1}; 110501 -> {11,5,1}; 90010 -> {9,0,10}.  0 (CPU node)
 // and values whose minor or stepping cannot be written as one hex digit
 // (> 15) -> nullopt.
@@ -78,11 +78,11 @@ std::optional<GfxTarget> kfd_target_for_gc(const GcVersion &gc);
 std::optional<Generation> generation_for_gc(const GcVersion &gc);
 
 // True for exactly the 13 GC versions that amdgpu drives with gmc_v10_0
-// (amdgpu-internals.md §7): 10.1.10, 10.1.1-10.1.4, 10.3.0-10.3.7.
+// (docs/amdgpu-facts.md §7): 10.1.10, 10.1.1-10.1.4, 10.3.0-10.3.7.
 bool is_gmc_v10(const GcVersion &gc);
 
 // ---- libdrm amdgpu_query_gpu_info family_id + chip_external_rev ----------
-// (rocm-userspace.md §6: amdgpu_drm.h family ids; Mesa amdgpu_asic_addr.h
+// (docs/rocm-facts.md §6: amdgpu_drm.h family ids; Mesa amdgpu_asic_addr.h
 // half-open external_rev ranges; Mesa ac_get_llvm_processor_name.)
 struct DrmChip {
 	std::string_view chip; // Mesa chip name: "NAVI22", "STRIX_HALO", "RAPHAEL_MENDOCINO"

@@ -32,7 +32,7 @@ std::string_view trim(std::string_view s);
 
 // /sys/class/kfd/kfd/topology/nodes/<N>/properties and
 // .../mem_banks/<M>/properties: "<key> <decimal u64>" per line
-// (rocm-userspace.md §5).  Lines that do not have that form are skipped and
+// (docs/rocm-facts.md §5).  Lines that do not have that form are skipped and
 // reported in `problems` ("line 3: expected '<key> <decimal>', got 'xyz'").
 struct KfdProperties {
 	std::vector<std::pair<std::string, std::uint64_t>> entries; // file order

@@ -1,4 +1,4 @@
-// KFD topology parsers (rocm-userspace.md §5: "<key> <decimal>\n" per line).
+// KFD topology parsers (docs/rocm-facts.md §5: "<key> <decimal>\n" per line).
 #include <fmt/format.h>
 
 #include "core/parse.hpp"

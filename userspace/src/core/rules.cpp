@@ -15,8 +15,9 @@ namespace rdnafix::rules {
 namespace {
 
 // ---- noretry ---------------------------------------------------------------
-// amdgpu-internals.md §4 "Older kernels" table and the 6.1 / 6.12 / 7.2 source
-// reading (amdgpu_gmc.c amdgpu_gmc_noretry_set).
+// docs/amdgpu-facts.md §4: the "Older kernels" table (upstream history of
+// drivers/gpu/drm/amd/amdgpu/amdgpu_gmc.c: amdgpu_gmc_noretry_set) and its
+// source in Linux 6.1, 6.12 and 7.2.
 enum class NoretryEra {
 	upto_5_17,   // 1 only for Vega10, Vega20, Arcturus, Aldebaran
 	v5_18_6_0,   // 1 for 9.0.1, 9.3.0, 9.4.x, 10.3.3-10.3.7
@@ -66,6 +67,24 @@ std::string_view era_rule(NoretryEra era)
 	return "";
 }
 
+// Where each era's default is written: the printed citation.
+constexpr std::string_view kNoretrySet = "drivers/gpu/drm/amd/amdgpu/amdgpu_gmc.c: amdgpu_gmc_noretry_set";
+
+std::string era_source(NoretryEra era)
+{
+	switch (era) {
+	case NoretryEra::upto_5_17:
+		return fmt::format("{}, Linux 5.17", kNoretrySet);
+	case NoretryEra::v5_18_6_0:
+		return fmt::format("{}, Linux 6.0", kNoretrySet);
+	case NoretryEra::v6_1_6_18_0:
+		return fmt::format("{}, Linux 6.1 and 6.12", kNoretrySet);
+	case NoretryEra::v2026:
+		return fmt::format("{}, Linux 7.2", kNoretrySet);
+	}
+	return std::string(kNoretrySet);
+}
+
 std::string gc_str(const GcVersion &gc)
 {
 	return gc.to_string();
@@ -82,11 +101,10 @@ NoretryDecision effective_noretry(const KernelVersion &kernel, const GcVersion &
 		NoretryDecision def = effective_noretry(kernel, gc, -1);
 		d.value = param != 0 ? 1 : 0;
 		d.from_parameter = true;
-		d.explanation =
-			fmt::format("amdgpu.noretry={} is set explicitly, which overrides the kernel default "
-				    "(amdgpu_gmc_noretry_set; amdgpu-internals.md §4); the default for GC {} on kernel "
-				    "{} would be {}{}",
-				    param, gc_str(gc), kernel.numeric(), def.value, def.certain ? "" : " (uncertain)");
+		d.explanation = fmt::format(
+			"amdgpu.noretry={} is set explicitly, which overrides the kernel default "
+			"({}, Linux 6.1, 6.12 and 7.2); the default for GC {} on kernel {} would be {}{}",
+			param, kNoretrySet, gc_str(gc), kernel.numeric(), def.value, def.certain ? "" : " (uncertain)");
 		return d;
 	}
 	NoretryEra era;
@@ -120,14 +138,14 @@ NoretryDecision effective_noretry(const KernelVersion &kernel, const GcVersion &
 			d.certain = false;
 			d.explanation = fmt::format(
 				"kernel {}: {}; whether this {}.{}.y point release already carries the backport is "
-				"not recorded in our sources (older builds default to {}); GC {} -> {} assumed "
-				"(amdgpu-internals.md §4)",
-				kv, era_rule(era), kernel.major, kernel.minor, before, gc_str(gc), d.value);
+				"not recorded in our sources (older builds default to {}); GC {} -> {} assumed ({})",
+				kv, era_rule(era), kernel.major, kernel.minor, before, gc_str(gc), d.value,
+				era_source(era));
 			return d;
 		}
 	}
-	d.explanation = fmt::format("kernel {}: {} (amdgpu-internals.md §4); GC {} -> {}", kv, era_rule(era),
-				    gc_str(gc), d.value == 1 ? "1 (retry faults off)" : "0 (retry faults on)");
+	d.explanation = fmt::format("kernel {}: {} ({}); GC {} -> {}", kv, era_rule(era), era_source(era), gc_str(gc),
+				    d.value == 1 ? "1 (retry faults off)" : "0 (retry faults on)");
 	return d;
 }
 
@@ -162,7 +180,7 @@ DeviceNoretry device_noretry(const DeviceNoretryFacts &f)
 bool kfd_xnack_possible(const KernelVersion &kernel, const GcVersion &gc)
 {
 	// kfd_process_xnack_mode(): false for every GC >= 10.1.1 (6.1, 6.12);
-	// 7.2 limits that to GC < 12.1.0 (amdgpu-internals.md §4).
+	// 7.2 limits that to GC < 12.1.0 (docs/amdgpu-facts.md §4).
 	if (gc >= GcVersion{12, 1, 0} && kernel.at_least(7, 2))
 		return true;
 	return gc < GcVersion{10, 1, 1};
@@ -210,7 +228,7 @@ std::optional<std::uint64_t> hex(std::string_view s)
 
 bool rocm_officially_supported(std::string_view gfx)
 {
-	// rocm-userspace.md §5 "Official support status": Linux matrices 6.0-6.3
+	// docs/rocm-facts.md §5 "Official support status": Linux matrices 6.0-6.3
 	// (gfx908 gfx90a gfx942 gfx1030 gfx1100), RX 7000 (gfx1101/1102) in the
 	// Radeon tables, RDNA4 from 6.4.1, gfx1151 from 6.4.4, gfx1150 from 7.0.2,
 	// Radeon VII/PRO VII (gfx906, deprecated).

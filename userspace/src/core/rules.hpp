@@ -20,7 +20,7 @@ using core::KernelVersion;
 // ---- amdgpu noretry ------------------------------------------------------
 // amdgpu_gmc_noretry_set(): gmc.noretry = (amdgpu.noretry == -1) ?
 // noretry_default : amdgpu.noretry.  The default depends on the kernel
-// version and the GC version (amdgpu-internals.md §4, whole history table):
+// version and the GC version (docs/amdgpu-facts.md §4, whole history table):
 //   <= 5.17           1 only for GC 9.0.1, 9.4.0, 9.4.1, 9.4.2
 //   5.18 - 6.0        1 for GC 9.0.1, 9.3.0, 9.4.x, 10.3.3 - 10.3.7
 //   6.1 - 6.17, 6.18.0  1 for GC >= 10.3.0 (plus the 9.x list)
@@ -32,7 +32,8 @@ struct NoretryDecision {
 	// 7.0.y backport)
 	bool certain = true;
 	// one line naming the rule applied, e.g. "kernel 6.12: default 1 only for
-	// GC >= 10.3.0 (amdgpu-internals.md §4); GC 10.1.10 -> 0"
+	// GC >= 10.3.0 (drivers/gpu/drm/amd/amdgpu/amdgpu_gmc.c: amdgpu_gmc_noretry_set,
+	// Linux 6.1 and 6.12); GC 10.1.10 -> 0"
 	std::string explanation;
 };
 // `param` is the amdgpu.noretry module parameter as the kernel holds it (-1 =
@@ -62,12 +63,12 @@ DeviceNoretry device_noretry(const DeviceNoretryFacts &facts);
 
 // KFD never enables XNACK (retry-fault recoverable mode) for GC >= 10.1.1
 // (kfd_process_xnack_mode(); 7.2 again allows GC >= 12.1.0), whatever noretry
-// is (amdgpu-internals.md §4).
+// is (docs/amdgpu-facts.md §4).
 bool kfd_xnack_possible(const KernelVersion &kernel, const GcVersion &gc);
 
 // ---- ISA families --------------------------------------------------------
 // LLVM generic processors (AMDGPUUsage.rst "Generic processors",
-// rocm-userspace.md §4): gfx10-1-generic, gfx10-3-generic, gfx11-generic,
+// docs/rocm-facts.md §4): gfx10-1-generic, gfx10-3-generic, gfx11-generic,
 // gfx12-generic.
 struct IsaFamily {
 	std::string_view generic_name; // "gfx10-3-generic"
@@ -95,7 +96,7 @@ std::string_view to_string(OverrideVerdict v); // "pointless", "isa_safe", ...
 
 struct OverrideAssessment {
 	OverrideVerdict verdict = OverrideVerdict::unknown;
-	std::string reason; // one line with the evidence (rocm-userspace.md §5, prior-art.md §4.1)
+	std::string reason; // one line with the evidence and its upstream source (docs/rocm-facts.md §5)
 };
 OverrideAssessment assess_override(const GfxTarget &native, const GfxTarget &override_target);
 

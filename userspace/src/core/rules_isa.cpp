@@ -10,13 +10,17 @@ namespace rdnafix::rules {
 
 // ---- ISA families ------------------------------------------------------------
 namespace {
+// The upstream sources the printed verdicts cite.
+constexpr std::string_view kGenericProcessors = "llvm/docs/AMDGPUUsage.rst: Generic processors";
+constexpr std::string_view kRocrAgent = "ROCR-Runtime 6.4.3 runtime/hsa-runtime/core/runtime/amd_gpu_agent.cpp";
+
 constexpr GfxTarget kGfx10_1[] = {{10, 1, 0}, {10, 1, 1}, {10, 1, 2}, {10, 1, 3}};
 constexpr GfxTarget kGfx10_3[] = {{10, 3, 0}, {10, 3, 1}, {10, 3, 2}, {10, 3, 3}, {10, 3, 4}, {10, 3, 5}, {10, 3, 6}};
 constexpr GfxTarget kGfx11[] = {{11, 0, 0}, {11, 0, 1}, {11, 0, 2}, {11, 0, 3},
 				{11, 5, 0}, {11, 5, 1}, {11, 5, 2}, {11, 5, 3}};
 constexpr GfxTarget kGfx12[] = {{12, 0, 0}, {12, 0, 1}};
 
-// LLVM AMDGPUUsage.rst "Generic processors" (rocm-userspace.md §4).
+// LLVM AMDGPUUsage.rst "Generic processors" (docs/rocm-facts.md §4).
 const IsaFamily kFamilies[] = {
 	{"gfx10-1-generic", kGfx10_1, false,
 	 "dot instructions (v_dot4_i32_i8, v_dot2_f32_f16, ...) differ between members; BVH not on gfx1013"},
@@ -92,10 +96,10 @@ OverrideAssessment assess_override(const GfxTarget &native, const GfxTarget &ov)
 				    val, n)};
 	if (!is_known_rocm_target(ov))
 		return {OverrideVerdict::unknown,
-			fmt::format("HSA_OVERRIDE_GFX_VERSION={} names {}, which is not a ROCm ISA rdnactl knows; ROCr "
-				    "fails agent creation for unknown ISAs ('The GPU node has an unrecognized id.', "
-				    "rocm-userspace.md §5)",
-				    val, o)};
+			fmt::format(
+				"HSA_OVERRIDE_GFX_VERSION={} names {}, which is not a ROCm ISA rdnactl knows; ROCr "
+				"fails agent creation for unknown ISAs ('The GPU node has an unrecognized id.', {})",
+				val, o, kRocrAgent)};
 	const IsaFamily *nf = isa_family_of(native);
 	const IsaFamily *of = isa_family_of(ov);
 	if (nf == nullptr && !is_known_rocm_target(native))
@@ -112,30 +116,30 @@ OverrideAssessment assess_override(const GfxTarget &native, const GfxTarget &ov)
 					"v_mac_legacy_f32 on gfx1010 and v_fmac_legacy_f32 on gfx1030 (different "
 					"rounding) and gfx1030 code uses v_cmpx forms GFX10.1 avoids; users report "
 					"HSA_STATUS_ERROR_MEMORY_APERTURE_VIOLATION (AUTOMATIC1111 #9283, #11942). No "
-					"override is safe on RDNA1: use libraries built for {} or gfx10-1-generic "
-					"(rocm-userspace.md §5)",
-					n, o, n)};
+					"override is safe on RDNA1: use libraries built for {} or gfx10-1-generic ({})",
+					n, o, n, kGenericProcessors)};
 		if (native.major == 9 && ov.major >= 10)
 			return {OverrideVerdict::unsafe,
 				fmt::format("{} (GCN/CDNA) and {} (RDNA) are different ISAs; a forgotten "
 					    "HSA_OVERRIDE_GFX_VERSION=10.3.0 made an MI210 fault with 'Memory access "
 					    "fault' "
-					    "(ROCm/ROCm#5238, prior-art.md §4.1)",
+					    "(ROCm/ROCm#5238)",
 					    n, o)};
 		return {OverrideVerdict::unsafe,
 			fmt::format("{} and {} are in different ISA families ({} vs {}): code compiled for {} can "
-				    "trap or compute wrong results on {} (rocm-userspace.md §4-5)",
+				    "trap or compute wrong results on {} ({})",
 				    n, o, nf ? nf->generic_name : std::string_view("no generic family"),
-				    of ? of->generic_name : std::string_view("no generic family"), o, n)};
+				    of ? of->generic_name : std::string_view("no generic family"), o, n,
+				    kGenericProcessors)};
 	}
 	// Same LLVM generic family.
 	if (nf->no_restrictions)
 		return {OverrideVerdict::isa_safe,
 			fmt::format("{} and {} are both in {}, which LLVM lists with no restrictions; the compiled "
-				    "code is identical (rocm-userspace.md §5), so HSA_OVERRIDE_GFX_VERSION={} is a "
+				    "code is identical ({}), so HSA_OVERRIDE_GFX_VERSION={} is a "
 				    "working workaround for libraries without {} code (library bugs remain possible, "
 				    "e.g. ROCm/MIOpen#3540)",
-				    n, o, nf->generic_name, val, n)};
+				    n, o, nf->generic_name, kGenericProcessors, val, n)};
 	if (is_gfx115x(native) && is_gfx110x(ov)) {
 		if (native == GfxTarget{11, 5, 1})
 			return {OverrideVerdict::unsafe,
@@ -154,12 +158,12 @@ OverrideAssessment assess_override(const GfxTarget &native, const GfxTarget &ov)
 	if (is_gfx110x(native) && is_gfx115x(ov))
 		return {OverrideVerdict::unsafe,
 			fmt::format("{} code may use SALU float instructions, which {} does not have "
-				    "(LLVM gfx11-generic restrictions, rocm-userspace.md §4)",
-				    o, n)};
+				    "({}, gfx11-generic restrictions)",
+				    o, n, kGenericProcessors)};
 	return {OverrideVerdict::works_not_guaranteed,
 		fmt::format("{} and {} share {} but LLVM lists restrictions ({}); HSA_OVERRIDE_GFX_VERSION={} is "
-			    "used in practice but not guaranteed (rocm-userspace.md §5)",
-			    n, o, nf->generic_name, nf->restrictions, val)};
+			    "used in practice but not guaranteed ({})",
+			    n, o, nf->generic_name, nf->restrictions, val, kGenericProcessors)};
 }
 
 std::optional<GfxTarget> safe_override_for(const GfxTarget &native)

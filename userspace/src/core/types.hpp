@@ -23,7 +23,7 @@ struct GcVersion {
 
 // An ISA target as ROCr / KFD / LLVM name it: major.minor.stepping.
 // KFD encodes it as gfx_target_version = major*10000 + minor*100 + stepping
-// (rocm-userspace.md §5), the LLVM/ROCr name is "gfx" + major (decimal) +
+// (docs/rocm-facts.md §5), the LLVM/ROCr name is "gfx" + major (decimal) +
 // minor (one hex digit) + stepping (one hex digit): {10,3,1} = gfx1031,
 // {9,0,10} = gfx90a.
 struct GfxTarget {
