@@ -1,6 +1,9 @@
 // Reader: the rdnafix module: installed files, loaded state, parameters and
-// its sysfs ABI under sys/kernel/rdnafix.
+// its sysfs ABI under sys/kernel/rdnafix (the file names are the module's:
+// kmod/rdnafix_sysfs_files.h).
 #include "machine/collect_internal.hpp"
+
+#include "rdnafix_policy.h"
 
 #include <fmt/format.h>
 
@@ -54,20 +57,11 @@ void collect_rdnafix(io::RootFs &fs, Rdnafix &r, const std::string &release,
 	} else {
 		note(u, "rdnafix.hooks", hooks.error());
 	}
-	static const std::vector<std::string> abi{"pci_id",
-						  "gfx_target",
-						  "generation",
-						  "targeted",
-						  "reason",
-						  "noretry_requested",
-						  "noretry_applied",
-						  "fragment_size_requested",
-						  "fragment_size_applied",
-						  "mtype_sysmem",
-						  "mtype_vram",
-						  "pte_calls",
-						  "pte_rewrites",
-						  "pte_would_rewrite"};
+	// Every file of devices/<BDF>/, from the module's own list of its sysfs
+	// files (kmod/rdnafix_sysfs_files.h through rdnafix_policy.h).
+	unsigned n_files = 0;
+	const char *const *dev_files = rdnafix_sysfs_dev_files(&n_files);
+	const std::vector<std::string> abi(dev_files, dev_files + n_files);
 	if (auto devs = fs.list_dir(base + "/devices")) {
 		for (const auto &bdf : *devs) {
 			RdnafixDevice d;
