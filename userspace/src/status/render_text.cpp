@@ -20,6 +20,13 @@ std::string gib(std::optional<std::uint64_t> b)
 	return fmt::format("{:.2f} GiB ({} bytes)", double(*b) / double(1ull << 30), *b);
 }
 
+// The text shown for an unset value: "?", "-", "none" or "unknown" by place
+// (the report's wording, kept).
+std::string or_unset(const std::string &s, const char *unset)
+{
+	return s.empty() ? std::string(unset) : s;
+}
+
 struct Style {
 	bool on;
 	std::string head(const std::string &s) const { return on ? "\033[1m" + s + "\033[0m" : s; }
@@ -66,6 +73,12 @@ public:
 
 private:
 	void line(const std::string &l) { o_ += l + "\n"; }
+	// A section's unreadable items: name, path and reason.
+	void unreadable(const std::vector<Unreadable> &items)
+	{
+		for (const auto &u : items)
+			line(fmt::format("  {:<15} {}: {}", u.item, u.path, u.reason));
+	}
 	const rules::DeviceNoretry &noretry(const Device &d) const
 	{
 		return a_.noretry[size_t(&d - s_.devices.data())];
@@ -100,15 +113,13 @@ void Text::devices()
 			continue;
 		}
 		std::string name = d.marketing_name ? *d.marketing_name : (d.is_amd ? "AMD GPU" : "non-AMD device");
-		line(fmt::format(
-			"  {}  {}  [{}] rev {} class {} driver {}", d.pci_bdf, name,
-			pci_id(d).empty() ? "?" : pci_id(d), d.revision ? fmt::format("{:02x}", *d.revision) : "?",
-			d.pci_class ? fmt::format("{:06x}", *d.pci_class) : "?", d.driver.empty() ? "none" : d.driver));
+		line(fmt::format("  {}  {}  [{}] rev {} class {} driver {}", d.pci_bdf, name, or_unset(pci_id(d), "?"),
+				 d.revision ? fmt::format("{:02x}", *d.revision) : "?",
+				 d.pci_class ? fmt::format("{:06x}", *d.pci_class) : "?", or_unset(d.driver, "none")));
 		if (d.subsystem_vendor_id && d.subsystem_device_id)
 			line(fmt::format("    subsystem       {:04x}:{:04x}", *d.subsystem_vendor_id,
 					 *d.subsystem_device_id));
-		line(fmt::format("    nodes           {} {}", d.card.empty() ? "-" : d.card,
-				 d.render_node.empty() ? "-" : d.render_node));
+		line(fmt::format("    nodes           {} {}", or_unset(d.card, "-"), or_unset(d.render_node, "-")));
 		if (!d.is_amd) {
 			line("    vendor          not AMD (listed only)");
 			for (const auto &u : d.unreadable)
@@ -148,7 +159,7 @@ void Text::driver()
 	const auto &dr = s_.driver;
 	line("");
 	line(st_.head("Driver"));
-	line(fmt::format("  kernel          {}", dr.kernel_release.empty() ? "unknown" : dr.kernel_release));
+	line(fmt::format("  kernel          {}", or_unset(dr.kernel_release, "unknown")));
 	line(fmt::format("  amdgpu          {}{}", dr.amdgpu_loaded ? "loaded" : "not loaded",
 			 dr.initstate ? " (initstate " + *dr.initstate + ")" : ""));
 	for (const auto &p : dr.params) {
@@ -169,8 +180,7 @@ void Text::driver()
 			 : dr.ttm_pages_limit  ? fmt::format(" (ttm.pages_limit {})", *dr.ttm_pages_limit)
 					       : ""));
 	line(fmt::format("  RAM total       {}", gib(dr.mem_total_bytes)));
-	for (const auto &u : dr.unreadable)
-		line(fmt::format("  {:<15} {}: {}", u.item, u.path, u.reason));
+	unreadable(dr.unreadable);
 }
 
 void Text::rdnafix()
@@ -209,8 +219,7 @@ void Text::rdnafix()
 			line(fmt::format("    {:<24} {}{}", k, v, amd));
 		}
 	}
-	for (const auto &u : r.unreadable)
-		line(fmt::format("  {:<15} {}: {}", u.item, u.path, u.reason));
+	unreadable(r.unreadable);
 }
 
 void Text::access()
@@ -242,12 +251,11 @@ void Text::access()
 			continue;
 		}
 		line(fmt::format("  {:<20} {} {}:{} {}  {}: {}", n.path, n.mode ? fmt::format("{:04o}", *n.mode) : "?",
-				 n.owner.empty() ? "?" : n.owner, n.group.empty() ? "?" : n.group,
+				 or_unset(n.owner, "?"), or_unset(n.group, "?"),
 				 n.stat_source == machine::StatSource::manifest ? "(manifest)" : "",
 				 v.can_open ? "can open" : "CANNOT open", v.verdict));
 	}
-	for (const auto &u : acc.unreadable)
-		line(fmt::format("  {:<15} {}: {}", u.item, u.path, u.reason));
+	unreadable(acc.unreadable);
 }
 
 void Text::environment()
@@ -264,11 +272,10 @@ void Text::environment()
 		if (!ov.target)
 			line(fmt::format("  {}: invalid: {}", ov.name, ov.error));
 		for (const auto &v : a_.overrides[i])
-			line(fmt::format("  {} on {} ({}): {} — {}", ov.name, v.device,
-					 v.native.empty() ? "?" : v.native, rules::to_string(v.verdict), v.reason));
+			line(fmt::format("  {} on {} ({}): {} — {}", ov.name, v.device, or_unset(v.native, "?"),
+					 rules::to_string(v.verdict), v.reason));
 	}
-	for (const auto &u : e.unreadable)
-		line(fmt::format("  {:<15} {}: {}", u.item, u.path, u.reason));
+	unreadable(e.unreadable);
 }
 
 void Text::findings(const std::vector<Finding> &findings)
