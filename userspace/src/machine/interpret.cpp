@@ -1,3 +1,7 @@
+// Raw strings -> snapshot records, shared by the two device sources (the --root
+// walk and libudev/libdrm) so that both parse identically: PCI identity, gfx
+// target and where it came from, generation, names, memory; module parameters
+// with provenance; the environment variables.  Facts only; no I/O.
 #include "machine/interpret.hpp"
 
 #include "core/gpudb.hpp"

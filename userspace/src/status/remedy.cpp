@@ -1,3 +1,4 @@
+// The spelling of RemedyKind, and the kind of a Remedy.
 #include "remedy.hpp"
 
 namespace rdnafix::status {
