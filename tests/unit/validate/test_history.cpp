@@ -66,6 +66,7 @@ TEST_CASE("a version-1 database is migrated to the current schema with its data 
 	REQUIRE(runs.size() == 2);
 	REQUIRE(runs[0].info.kernel_release == "6.1.0-26-amd64");
 	REQUIRE(runs[0].info.amdgpu_params == nlohmann::json::object()); // default of the v2 column
+	REQUIRE(runs[0].info.devices == nlohmann::json::array());        // default of the v4 column
 	REQUIRE(runs[1].cases.size() == 2);
 	REQUIRE(runs[1].cases[0].status == Status::fail);
 	REQUIRE(runs[1].cases[1].gbs == 300.0);
@@ -102,6 +103,9 @@ TEST_CASE("a recorded run reads back with its parameters and figures", "[history
 	info.runtime_version = "12080";
 	info.amdgpu_params = {{"noretry", "-1"}, {"vm_fragment_size", "-1"}};
 	info.rdnafix_params = {{"enable", "Y"}};
+	info.devices = nlohmann::json::array(
+		{{{"pci_bdf", "0000:03:00.0"}, {"gfx_target", "gfx1010"}, {"noretry_effective", 1},
+		  {"rdnafix_noretry_applied", 1}}});
 	CaseResult a;
 	a.name = "conv.resnet50-conv2x-3x3.f32";
 	a.status = Status::pass;
@@ -121,6 +125,7 @@ TEST_CASE("a recorded run reads back with its parameters and figures", "[history
 	REQUIRE(runs[0].info.amdgpu_params["noretry"] == "-1");
 	REQUIRE(runs[0].info.rdnafix_params["enable"] == "Y");
 	REQUIRE(runs[0].info.api == "CUDA");
+	REQUIRE(runs[0].info.devices == info.devices);
 	REQUIRE(runs[0].cases.size() == 2);
 	REQUIRE(runs[0].cases[0].gflops == 12345.0);
 	REQUIRE(runs[0].cases[0].max_abs == 1e-6);

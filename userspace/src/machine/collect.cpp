@@ -53,6 +53,8 @@ Snapshot collect(const CollectOptions &o)
 	auto mods = detail::read_modules(fs, s.driver.unreadable);
 	auto modprobe = detail::read_modprobe_d(fs, s.driver.unreadable);
 	detail::collect_driver(fs, s.driver, mods, modprobe);
+	if (o.all_amdgpu_params)
+		s.driver.amdgpu_all_params = detail::read_module_params(fs, "amdgpu");
 	detail::collect_rdnafix(fs, s.rdnafix, s.driver.kernel_release, mods);
 	auto kfd = detail::collect_kfd(fs, s.driver.unreadable);
 

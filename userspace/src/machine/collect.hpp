@@ -17,6 +17,7 @@ struct CollectOptions {
 	bool live = true;                    // devices via libudev + libdrm (only with root "/")
 	std::optional<std::string> env_file; // --env FILE (a host path)
 	std::optional<std::string> user;     // --user NAME
+	bool all_amdgpu_params = false;      // also list every amdgpu parameter (Driver::amdgpu_all_params)
 };
 
 // The whole snapshot.  Never throws for bad input; unreadable items are

@@ -63,6 +63,23 @@ std::vector<ModprobeFile> read_modprobe_d(io::RootFs &fs, std::vector<Unreadable
 	return out;
 }
 
+std::map<std::string, std::string> read_module_params(io::RootFs &fs, const std::string &module)
+{
+	std::map<std::string, std::string> out;
+	const std::string dir = "sys/module/" + module + "/parameters";
+	auto names = fs.list_dir(dir);
+	if (!names)
+		return out;
+	for (const auto &n : *names) {
+		auto v = fs.read_value(dir + "/" + n, {.allow_empty = true});
+		if (v)
+			out[n] = *v;
+		else if (v.error().kind == io::FsErrorKind::empty)
+			out[n] = "";
+	}
+	return out;
+}
+
 void collect_driver(io::RootFs &fs, Driver &d, const std::vector<core::LoadedModule> &mods,
 		    std::vector<ModprobeFile> &modprobe)
 {

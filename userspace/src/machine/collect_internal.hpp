@@ -28,6 +28,10 @@ std::vector<ModprobeFile> read_modprobe_d(io::RootFs &fs, std::vector<Unreadable
 void collect_driver(io::RootFs &fs, Driver &d, const std::vector<core::LoadedModule> &mods,
 		    std::vector<ModprobeFile> &modprobe);
 
+// Every readable file of sys/module/<module>/parameters, raw (first line);
+// unreadable (write-only) parameters are left out; {} when not loaded.
+std::map<std::string, std::string> read_module_params(io::RootFs &fs, const std::string &module);
+
 // collect_rdnafix.cpp: the installed module, its parameters and /sys/kernel/rdnafix.
 void collect_rdnafix(io::RootFs &fs, Rdnafix &r, const std::string &release,
 		     const std::vector<core::LoadedModule> &mods);

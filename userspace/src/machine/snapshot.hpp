@@ -87,6 +87,9 @@ struct Driver {
 	std::string kernel_version_line;      // proc/version (first line)
 	std::string cmdline;                  // proc/cmdline
 	std::vector<Param> params;            // the parameters that matter
+	// Every readable /sys/module/amdgpu/parameters/<name>, raw; filled only
+	// with CollectOptions::all_amdgpu_params (validate records it with a run).
+	std::map<std::string, std::string> amdgpu_all_params;
 	std::optional<std::uint64_t> ttm_pages_limit, amdttm_pages_limit;
 	std::optional<std::uint64_t> ttm_limit_bytes; // the pages_limit in effect * 4096
 	std::optional<std::uint64_t> mem_total_bytes; // proc/meminfo MemTotal

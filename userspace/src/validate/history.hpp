@@ -27,6 +27,9 @@ struct RunInfo {
 	std::string selection;                                    // "quick", "full", or the --case list
 	nlohmann::json amdgpu_params = nlohmann::json::object();  // /sys/module/amdgpu/parameters
 	nlohmann::json rdnafix_params = nlohmann::json::object(); // /sys/module/rdnafix/parameters
+	// Per AMD GPU from the machine Snapshot: [{"pci_bdf", "gfx_target",
+	// "noretry_effective", "rdnafix_noretry_applied"}] (machine_info.hpp RunDevice).
+	nlohmann::json devices = nlohmann::json::array();
 };
 
 struct StoredCase {
@@ -44,7 +47,7 @@ struct StoredRun {
 	std::vector<StoredCase> cases;
 };
 
-inline constexpr int kHistorySchemaVersion = 3;
+inline constexpr int kHistorySchemaVersion = 4;
 // migrations()[i] takes a database from user_version i to i + 1.
 const std::vector<std::string> &history_migrations();
 

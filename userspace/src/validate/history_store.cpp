@@ -55,6 +55,8 @@ const std::vector<std::string> &history_migrations()
 		"ALTER TABLE runs ADD COLUMN selection TEXT NOT NULL DEFAULT '';"
 		"ALTER TABLE results ADD COLUMN kernel_log TEXT NOT NULL DEFAULT '[]';"
 		"CREATE INDEX results_by_case ON results(case_name);",
+		// 3 -> 4: what the machine Snapshot says of each AMD GPU (gfx target, effective noretry)
+		"ALTER TABLE runs ADD COLUMN devices TEXT NOT NULL DEFAULT '[]';",
 	};
 	return m;
 }
@@ -78,9 +80,10 @@ History::History(const std::string &path) : db_(open_history(path))
 std::int64_t History::record(const RunInfo &run, const std::vector<CaseResult> &cases)
 {
 	SQLite::Transaction tx(db_, SQLite::TransactionBehavior::IMMEDIATE);
-	SQLite::Statement ins(db_, "INSERT INTO runs (started_at, kernel_release, device, api, runtime_version, "
-				   "driver_version, amdgpu_params, rdnafix_params, rdnactl_version, selection) "
-				   "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)");
+	SQLite::Statement ins(db_,
+			      "INSERT INTO runs (started_at, kernel_release, device, api, runtime_version, "
+			      "driver_version, amdgpu_params, rdnafix_params, rdnactl_version, selection, devices) "
+			      "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)");
 	ins.bind(1, run.started_at);
 	ins.bind(2, run.kernel_release);
 	ins.bind(3, run.device);
@@ -91,6 +94,7 @@ std::int64_t History::record(const RunInfo &run, const std::vector<CaseResult> &
 	ins.bind(8, run.rdnafix_params.dump());
 	ins.bind(9, run.rdnactl_version);
 	ins.bind(10, run.selection);
+	ins.bind(11, run.devices.dump());
 	ins.exec();
 	const std::int64_t id = db_.getLastInsertRowid();
 	SQLite::Statement rc(db_, "INSERT INTO results (run_id, case_name, status, reason, gflops, gbs, max_abs, "
@@ -122,7 +126,7 @@ std::vector<StoredRun> History::runs()
 	std::vector<StoredRun> out;
 	std::map<std::int64_t, std::size_t> index;
 	SQLite::Statement rs(db_, "SELECT id, started_at, kernel_release, device, api, runtime_version, "
-				  "driver_version, amdgpu_params, rdnafix_params, rdnactl_version, selection "
+				  "driver_version, amdgpu_params, rdnafix_params, rdnactl_version, selection, devices "
 				  "FROM runs ORDER BY started_at, id");
 	auto text = [](SQLite::Statement &st, int col) { return st.getColumn(col).getString(); };
 	while (rs.executeStep()) {
@@ -138,6 +142,7 @@ std::vector<StoredRun> History::runs()
 		r.info.rdnafix_params = nlohmann::json::parse(text(rs, 8), nullptr, false);
 		r.info.rdnactl_version = text(rs, 9);
 		r.info.selection = text(rs, 10);
+		r.info.devices = nlohmann::json::parse(text(rs, 11), nullptr, false);
 		index[r.id] = out.size();
 		out.push_back(std::move(r));
 	}

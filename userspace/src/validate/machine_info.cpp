@@ -1,48 +1,32 @@
+// The run's view of the machine Snapshot (see machine_info.hpp).  The only
+// reading is machine::collect(); everything else here is pure.
 #include "machine_info.hpp"
 
-#include <filesystem>
 #include <climits>
-#include <fstream>
-
-#include <sys/utsname.h>
 
 #include "core/parse.hpp"
+#include "core/rules.hpp"
+#include "machine/collect.hpp"
+#include "machine/facts.hpp"
 
 namespace rdnafix::validate {
 
 namespace {
 
-std::string kernel_release()
+template <class T> void put(nlohmann::json &j, const char *key, const std::optional<T> &v)
 {
-	struct utsname u {};
-	if (::uname(&u) != 0)
-		return "unknown";
-	return u.release;
+	j[key] = v ? nlohmann::json(*v) : nlohmann::json(nullptr);
 }
 
-// Every readable file in `dir` as {"name": "first line"}; {} when the
-// directory does not exist (module not loaded).
-nlohmann::json read_module_params(const std::string &dir)
+template <class T> void get(const nlohmann::json &j, const char *key, std::optional<T> &v)
 {
-	nlohmann::json out = nlohmann::json::object();
-	std::error_code ec;
-	for (const auto &e : std::filesystem::directory_iterator(dir, ec)) {
-		if (!e.is_regular_file(ec))
-			continue;
-		std::ifstream f(e.path());
-		std::string v;
-		if (!f || !std::getline(f, v))
-			continue; // write-only or unreadable parameter
-		out[e.path().filename().string()] = v;
-	}
-	return out;
+	if (j.contains(key) && !j.at(key).is_null())
+		v = j.at(key).get<T>();
 }
 
-std::optional<int> int_param(const nlohmann::json &params, const char *name)
+std::optional<int> as_int(const std::string &s)
 {
-	if (!params.contains(name) || !params[name].is_string())
-		return std::nullopt;
-	const auto v = core::parse_i64(params[name].get<std::string>());
+	const auto v = core::parse_i64(s);
 	if (!v || *v < INT_MIN || *v > INT_MAX)
 		return std::nullopt;
 	return int(*v);
@@ -50,14 +34,52 @@ std::optional<int> int_param(const nlohmann::json &params, const char *name)
 
 } // namespace
 
-RunMachineInfo read_run_machine_info()
+void to_json(nlohmann::json &j, const RunDevice &d)
+{
+	j = nlohmann::json::object();
+	j["pci_bdf"] = d.pci_bdf;
+	put(j, "gfx_target", d.gfx_target);
+	put(j, "noretry_effective", d.noretry_effective);
+	put(j, "rdnafix_noretry_applied", d.rdnafix_noretry_applied);
+}
+
+void from_json(const nlohmann::json &j, RunDevice &d)
+{
+	d = RunDevice{};
+	d.pci_bdf = j.value("pci_bdf", "");
+	get(j, "gfx_target", d.gfx_target);
+	get(j, "noretry_effective", d.noretry_effective);
+	get(j, "rdnafix_noretry_applied", d.rdnafix_noretry_applied);
+}
+
+RunMachineInfo run_machine_info(const machine::Snapshot &snap)
 {
 	RunMachineInfo m;
-	m.kernel_release = kernel_release();
-	m.amdgpu_params = read_module_params("/sys/module/amdgpu/parameters");
-	m.rdnafix_params = read_module_params("/sys/module/rdnafix/parameters");
-	m.noretry_param = int_param(m.amdgpu_params, "noretry");
+	m.kernel_release = snap.driver.kernel_release.empty() ? "unknown" : snap.driver.kernel_release;
+	for (const auto &[k, v] : snap.driver.amdgpu_all_params)
+		m.amdgpu_params[k] = v;
+	for (const auto &[k, v] : snap.rdnafix.params)
+		m.rdnafix_params[k] = v;
+	if (auto it = snap.driver.amdgpu_all_params.find("noretry"); it != snap.driver.amdgpu_all_params.end())
+		m.noretry_param = as_int(it->second);
+	for (const auto &d : snap.devices) {
+		if (!d.is_amd)
+			continue;
+		RunDevice r;
+		r.pci_bdf = d.pci_bdf;
+		r.gfx_target = d.gfx_target;
+		r.noretry_effective = rules::device_noretry(machine::noretry_facts(snap, d)).value;
+		r.rdnafix_noretry_applied = d.rdnafix_noretry_applied;
+		m.devices.push_back(std::move(r));
+	}
 	return m;
+}
+
+RunMachineInfo read_run_machine_info()
+{
+	machine::CollectOptions o;
+	o.all_amdgpu_params = true;
+	return run_machine_info(machine::collect(o));
 }
 
 } // namespace rdnafix::validate

@@ -87,6 +87,7 @@ nlohmann::json render_json(const RunInfo &run, const std::vector<CaseResult> &re
 	j["selection"] = run.selection;
 	j["amdgpu_params"] = run.amdgpu_params;
 	j["rdnafix_params"] = run.rdnafix_params;
+	j["devices"] = run.devices;
 	j["cases"] = nlohmann::json::array();
 	for (const auto &r : results)
 		j["cases"].push_back(nlohmann::json(r));
@@ -139,6 +140,7 @@ nlohmann::json render_history_json(const std::vector<StoredRun> &runs, const std
 				  {"selection", r.info.selection},
 				  {"amdgpu_params", r.info.amdgpu_params},
 				  {"rdnafix_params", r.info.rdnafix_params},
+				  {"devices", r.info.devices},
 				  {"cases", nlohmann::json::array()}};
 		for (const auto &c : r.cases) {
 			nlohmann::json jc{{"name", c.name}, {"status", status_name(c.status)}};

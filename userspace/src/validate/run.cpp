@@ -182,12 +182,13 @@ int run_validate(const ValidateOptions &o)
 	if (o.torch && o.cases.empty())
 		cases.push_back(find_case("torch.conv2d"));
 
-	const RunMachineInfo machine = read_run_machine_info();
+	const RunMachineInfo facts = read_run_machine_info();
 	RunInfo run;
 	run.started_at = utc_now_iso();
-	run.kernel_release = machine.kernel_release;
-	run.amdgpu_params = machine.amdgpu_params;
-	run.rdnafix_params = machine.rdnafix_params;
+	run.kernel_release = facts.kernel_release;
+	run.amdgpu_params = facts.amdgpu_params;
+	run.rdnafix_params = facts.rdnafix_params;
+	run.devices = facts.devices;
 	run.rdnactl_version = RDNAFIX_VERSION;
 	if (!o.cases.empty()) {
 		for (const auto &n : o.cases)
