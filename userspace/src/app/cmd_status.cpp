@@ -34,7 +34,7 @@ void add_status_command(CLI::App &app, int *rc)
 {
 	auto args = std::make_shared<StatusArgs>();
 	auto *sub = app.add_subcommand("status", "Report GPUs, driver, rdnafix module, access and environment, with "
-						 "findings (checks: docs/checks.md)");
+						 "findings (checks: rdnactl(1), CHECKS)");
 	app::add_machine_options(*sub, args->machine);
 	sub->add_flag("--json", args->json, "Print JSON (schema_version 1) instead of text");
 	sub->add_option("--color", args->colour, "Colour the text output: auto (TTY and NO_COLOR unset), always, never")

@@ -14,7 +14,7 @@ int main(int argc, char **argv)
 	app.set_version_flag("--version", std::string("rdnactl ") + RDNAFIX_VERSION);
 	app.require_subcommand(1);
 	app.footer("Exit codes: 0 nothing to report, 1 warnings/errors/failures found, 2 rdnactl could not run.\n"
-		   "See rdnactl(1) and docs/rdnactl.md.");
+		   "See rdnactl(1).");
 	int rc = 0;
 	rdnafix::add_status_command(app, &rc);
 	rdnafix::add_env_command(app, &rc);
