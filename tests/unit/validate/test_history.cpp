@@ -103,9 +103,10 @@ TEST_CASE("a recorded run reads back with its parameters and figures", "[history
 	info.runtime_version = "12080";
 	info.amdgpu_params = {{"noretry", "-1"}, {"vm_fragment_size", "-1"}};
 	info.rdnafix_params = {{"enable", "Y"}};
-	info.devices = nlohmann::json::array(
-		{{{"pci_bdf", "0000:03:00.0"}, {"gfx_target", "gfx1010"}, {"noretry_effective", 1},
-		  {"rdnafix_noretry_applied", 1}}});
+	info.devices = nlohmann::json::array({{{"pci_bdf", "0000:03:00.0"},
+					       {"gfx_target", "gfx1010"},
+					       {"noretry_effective", 1},
+					       {"rdnafix_noretry_applied", 1}}});
 	CaseResult a;
 	a.name = "conv.resnet50-conv2x-3x3.f32";
 	a.status = Status::pass;
