@@ -2,6 +2,7 @@
 // the prose), and `rdnactl env` as a filter over the environment remedies.
 #include "machine/interpret.hpp"
 #include "model.hpp"
+#include "snapshot_builders.hpp"
 
 #include "core/parse.hpp"
 
@@ -12,50 +13,16 @@
 
 using namespace rdnafix::status;
 using namespace rdnafix::machine;
+using rdnafix::test::amd;
+using rdnafix::test::set_env;
 
 namespace {
 
-Device amd(std::string bdf, std::string gfx, std::string gen, bool apu, std::optional<int> kfd_node = std::nullopt,
-	   std::optional<int> index = std::nullopt)
-{
-	Device d;
-	d.pci_bdf = std::move(bdf);
-	d.vendor_id = 0x1002;
-	d.device_id = 0x73df;
-	d.pci_class = 0x030000;
-	d.is_amd = true;
-	d.driver = "amdgpu";
-	d.render_node = "renderD128";
-	d.gfx_target = std::move(gfx);
-	d.generation = rdnafix::gpudb::generation_from_string(gen);
-	d.apu = apu;
-	d.kfd_node = kfd_node;
-	d.kfd_gpu_index = index;
-	return d;
-}
-
 Snapshot base()
 {
-	Snapshot s;
-	s.root = "/";
-	s.collector = CollectorKind::root;
-	s.driver.amdgpu_loaded = true;
-	s.driver.initstate = "live";
+	Snapshot s = rdnafix::test::base();
 	s.driver.kernel_release = "6.12.0";
-	s.access.subject = AccessSubject::user;
-	s.access.user = "alice";
-	DevNode kfd;
-	kfd.path = "/dev/kfd";
-	kfd.exists = true;
-	kfd.mode = 0666;
-	kfd.group = "render";
-	s.access.nodes.push_back(kfd);
 	return s;
-}
-
-void set_env(Snapshot &s, const std::string &text)
-{
-	s.environment = build_environment(rdnafix::core::parse_env_file(text), "test");
 }
 
 const Finding &find(const std::vector<Finding> &f, const std::string &id)
