@@ -175,20 +175,27 @@ GroupFile parse_group_file(std::string_view text)
 	return g;
 }
 
-const GroupEntry *GroupFile::by_name(std::string_view name) const
+namespace {
+
+// The first entry of `v` whose member `field` equals `key`, nullptr if none.
+template <class T, class M, class K> const T *find_by(const std::vector<T> &v, M T::*field, const K &key)
 {
-	for (const auto &e : groups)
-		if (e.name == name)
+	for (const auto &e : v)
+		if (e.*field == key)
 			return &e;
 	return nullptr;
 }
 
+} // namespace
+
+const GroupEntry *GroupFile::by_name(std::string_view name) const
+{
+	return find_by(groups, &GroupEntry::name, name);
+}
+
 const GroupEntry *GroupFile::by_gid(unsigned gid) const
 {
-	for (const auto &e : groups)
-		if (e.gid == gid)
-			return &e;
-	return nullptr;
+	return find_by(groups, &GroupEntry::gid, gid);
 }
 
 PasswdFile parse_passwd_file(std::string_view text)
@@ -215,18 +222,12 @@ PasswdFile parse_passwd_file(std::string_view text)
 
 const PasswdEntry *PasswdFile::by_name(std::string_view name) const
 {
-	for (const auto &e : users)
-		if (e.name == name)
-			return &e;
-	return nullptr;
+	return find_by(users, &PasswdEntry::name, name);
 }
 
 const PasswdEntry *PasswdFile::by_uid(unsigned uid) const
 {
-	for (const auto &e : users)
-		if (e.uid == uid)
-			return &e;
-	return nullptr;
+	return find_by(users, &PasswdEntry::uid, uid);
 }
 
 AmdgpuIds parse_amdgpu_ids(std::string_view text)
