@@ -78,6 +78,23 @@ TEST_CASE("/proc/modules", "[parse]")
 	CHECK_FALSE(parse_proc_modules("\x01\x02 garbage").ok());
 }
 
+TEST_CASE("/proc/modules of a kernel without module unload support ('-' as the count)", "[parse]")
+{
+	// CONFIG_MODULE_UNLOAD=n prints " - -" for the count and the users
+	// (kernel/module/procfs.c: print_unload_info); such a file is valid.
+	auto m = parse_proc_modules("amdgpu 15441920 - - Live 0xffffffffc0a00000\n"
+				    "drm_ttm_helper 16384 - - Live 0xffffffffc0900000\n");
+	REQUIRE(m.ok());
+	REQUIRE(m->size() == 2);
+	CHECK((*m)[0].name == "amdgpu");
+	CHECK_FALSE((*m)[0].refcount.has_value());
+	CHECK((*m)[0].used_by.empty());
+	CHECK((*m)[0].state == "Live");
+	CHECK((*m)[1].size == 16384);
+	// A count that is neither a number nor '-' still makes the line bad.
+	CHECK_FALSE(parse_proc_modules("amdgpu 15441920 x - Live 0x0\n").ok());
+}
+
 TEST_CASE("etc/group and etc/passwd", "[parse]")
 {
 	auto g = parse_group_file("root:x:0:\nvideo:x:44:alice,bob\nrender:x:105:alice\nbroken\nbad:x:notanumber:\n");

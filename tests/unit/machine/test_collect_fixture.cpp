@@ -7,7 +7,12 @@
 
 #include <catch2/catch_test_macros.hpp>
 
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
 #include <set>
+#include <sstream>
 #include <string>
 
 using namespace rdnafix::machine;
@@ -50,4 +55,42 @@ TEST_CASE("collect: a captured machine with rdnafix loaded", "[collect][fixture]
 	const Param *nr = find_param(s, "amdgpu", "noretry");
 	REQUIRE(nr != nullptr);
 	CHECK(nr->module == "amdgpu");
+}
+
+TEST_CASE("collect: /proc/modules of a kernel without module unload support is read, not unreadable",
+	  "[collect][fixture]")
+{
+	// The same captured machine, but its proc/modules as a CONFIG_MODULE_UNLOAD=n
+	// kernel prints it: '-' for every count and user list.
+	namespace fs = std::filesystem;
+	const fs::path tmp = fs::temp_directory_path() / ("rdnafix-nounload-" + std::to_string(::getpid()));
+	fs::remove_all(tmp);
+	fs::copy(std::string(RDNAFIX_FIXTURES) + "/rdnafix-loaded/root", tmp,
+		 fs::copy_options::recursive | fs::copy_options::copy_symlinks);
+	std::string text;
+	{
+		std::ifstream in(tmp / "proc/modules");
+		for (std::string line; std::getline(in, line);) {
+			std::istringstream w(line);
+			std::string name, size, count, users, rest;
+			w >> name >> size >> count >> users;
+			std::getline(w, rest);
+			text += name + " " + size + " - -" + rest + "\n";
+		}
+	}
+	{
+		std::ofstream out(tmp / "proc/modules", std::ios::trunc);
+		out << text;
+	}
+	CollectOptions o;
+	o.root = tmp.string();
+	o.live = false;
+	const Snapshot s = collect(o);
+	fs::remove_all(tmp);
+	REQUIRE(text.find(" - - Live") != std::string::npos);
+	for (const auto &u : s.driver.unreadable)
+		CHECK(u.path.find("proc/modules") == std::string::npos);
+	CHECK(s.driver.amdgpu_loaded);
+	CHECK(s.rdnafix.loaded);
+	CHECK(s.rdnafix.loaded_evidence == LoadEvidence::proc_modules);
 }

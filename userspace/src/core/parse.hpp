@@ -210,11 +210,15 @@ Result<ProcVersion> parse_proc_version(std::string_view text);
 struct LoadedModule {
 	std::string name;
 	std::uint64_t size = 0;
-	std::uint64_t refcount = 0;
+	// nullopt when the kernel prints "-": built without CONFIG_MODULE_UNLOAD it
+	// knows no reference count and no users (kernel/module/procfs.c:
+	// print_unload_info, Linux 6.1 and later; kernel/module.c before 5.19).
+	std::optional<std::uint64_t> refcount;
 	std::vector<std::string> used_by;
 	std::string state; // "Live", "Loading", "Unloading"
 };
-// One module per line: "amdgpu 15441920 12 - Live 0x0000000000000000".
+// One module per line: "amdgpu 15441920 12 - Live 0x0000000000000000", or
+// "amdgpu 15441920 - - Live 0x0000000000000000" without module unload support.
 // Bad lines are skipped (reported in the error only if nothing parses and
 // the text is not empty).
 Result<std::vector<LoadedModule>> parse_proc_modules(std::string_view text);

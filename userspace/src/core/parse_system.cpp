@@ -123,12 +123,15 @@ Result<std::vector<LoadedModule>> parse_proc_modules(std::string_view text)
 		auto w = detail::split_words(line);
 		if (w.size() >= 5) {
 			auto s = parse_u64(w[1]);
-			auto r = parse_u64(w[2]);
-			if (s && r) {
+			const bool no_unload = w[2] == "-"; // CONFIG_MODULE_UNLOAD=n: count unknown
+			std::optional<std::uint64_t> r;
+			if (auto v = parse_u64(w[2]); !no_unload && v)
+				r = *v;
+			if (s && (r || no_unload)) {
 				LoadedModule m;
 				m.name = std::string(w[0]);
 				m.size = *s;
-				m.refcount = *r;
+				m.refcount = r;
 				if (w[3] != "-")
 					for (auto dep : split(w[3], ','))
 						if (!dep.empty())
