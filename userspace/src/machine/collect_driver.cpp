@@ -63,7 +63,8 @@ std::vector<ModprobeFile> read_modprobe_d(io::RootFs &fs, std::vector<Unreadable
 	return out;
 }
 
-std::map<std::string, std::string> read_module_params(io::RootFs &fs, const std::string &module)
+std::map<std::string, std::string> read_module_params(io::RootFs &fs, const std::string &module,
+						      std::vector<Unreadable> *u)
 {
 	std::map<std::string, std::string> out;
 	const std::string dir = "sys/module/" + module + "/parameters";
@@ -76,6 +77,8 @@ std::map<std::string, std::string> read_module_params(io::RootFs &fs, const std:
 			out[n] = *v;
 		else if (v.error().kind == io::FsErrorKind::empty)
 			out[n] = "";
+		else if (u)
+			note(*u, module + ".parameters." + n, v.error());
 	}
 	return out;
 }

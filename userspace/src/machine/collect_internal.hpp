@@ -28,9 +28,12 @@ std::vector<ModprobeFile> read_modprobe_d(io::RootFs &fs, std::vector<Unreadable
 void collect_driver(io::RootFs &fs, Driver &d, const std::vector<core::LoadedModule> &mods,
 		    std::vector<ModprobeFile> &modprobe);
 
-// Every readable file of sys/module/<module>/parameters, raw (first line);
-// unreadable (write-only) parameters are left out; {} when not loaded.
-std::map<std::string, std::string> read_module_params(io::RootFs &fs, const std::string &module);
+// Every readable file of sys/module/<module>/parameters, raw ("" for an empty
+// string parameter); {} when the module is not loaded.  A parameter that
+// cannot be read (e.g. write-only) is left out and, when `u` is given, recorded
+// there as item "<module>.parameters.<name>".
+std::map<std::string, std::string> read_module_params(io::RootFs &fs, const std::string &module,
+						      std::vector<Unreadable> *u = nullptr);
 
 // collect_rdnafix.cpp: the installed module, its parameters and /sys/kernel/rdnafix.
 void collect_rdnafix(io::RootFs &fs, Rdnafix &r, const std::string &release,

@@ -31,18 +31,8 @@ void collect_rdnafix(io::RootFs &fs, Rdnafix &r, const std::string &release,
 		r.loaded = true;
 		r.loaded_evidence = LoadEvidence::sys_module;
 	}
-	if (auto params = fs.list_dir("sys/module/rdnafix/parameters")) {
-		for (const auto &p : *params) {
-			// String parameters (targets, exclude) print "\n" when empty.
-			auto v = fs.read_value("sys/module/rdnafix/parameters/" + p, {.allow_empty = true});
-			if (v)
-				r.params[p] = *v;
-			else if (v.error().kind == io::FsErrorKind::empty)
-				r.params[p] = "";
-			else
-				note(u, "rdnafix.parameters." + p, v.error());
-		}
-	}
+	// String parameters (targets, exclude) print "\n" when empty.
+	r.params = read_module_params(fs, "rdnafix", &u);
 	const std::string base = "sys/kernel/rdnafix";
 	if (!fs.exists(base))
 		return;
