@@ -204,16 +204,28 @@ TEST_CASE("without permission to read the kernel log the result says so", "[cli]
 	restrict_file >> restrict_v;
 	if (::geteuid() != 0 || restrict_v != 1 || ::access("/usr/bin/setpriv", X_OK) != 0)
 		SKIP("needs root, kernel.dmesg_restrict=1 and setpriv to run rdnactl as an unprivileged user");
+	// The case child re-executes rdnactl, which the unprivileged user must be able to reach:
+	// run a copy from a world-readable directory, so a checkout below a private directory
+	// (e.g. one made by mktemp -d) does not decide the outcome.
+	namespace fs = std::filesystem;
+	char tmpl[] = "/tmp/rdnafix-kmsg-XXXXXX";
+	REQUIRE(::mkdtemp(tmpl) != nullptr);
+	const fs::path dir = tmpl;
+	fs::permissions(dir, fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec |
+				     fs::perms::others_read | fs::perms::others_exec);
+	const fs::path exe = dir / "rdnactl";
+	fs::copy_file(RDNACTL_PATH, exe);
 	ChildSpec spec{"/usr/bin/setpriv",
-		       {"--reuid=65534", "--regid=65534", "--clear-groups", "--", RDNACTL_PATH, "validate", "--case",
+		       {"--reuid=65534", "--regid=65534", "--clear-groups", "--", exe.string(), "validate", "--case",
 			"selftest.pass", "--no-history", "--json"},
 		       60,
 		       2};
 	spec.output_tail_bytes = 1 << 20;
 	const auto o = run_child(spec);
+	fs::remove_all(dir);
 	INFO(o.output_tail);
 	if (!o.exited || o.output_tail.find("\"cases\"") == std::string::npos)
-		SKIP("the unprivileged user cannot execute " RDNACTL_PATH " here");
+		SKIP("the unprivileged user cannot execute a copy of rdnactl in /tmp here");
 	const auto j = nlohmann::json::parse(o.output_tail);
 	REQUIRE(j["cases"][0]["status"] == "pass");
 	const std::string note = j["cases"][0]["kernel_log_note"];
