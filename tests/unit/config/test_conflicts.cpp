@@ -56,6 +56,7 @@ TEST_CASE("conflicts: a file read after the owned one wins; one read before is o
 TEST_CASE("conflicts: the next boot's kernel command line wins over modprobe.d")
 {
 	machine::Snapshot s;
+	s.boot.bootloader = machine::BootloaderKind::grub;
 	s.boot.cmdline_vars.push_back({"etc/default/grub", "GRUB_CMDLINE_LINUX_DEFAULT", 6,
 				       "quiet amdgpu.noretry=0 amdgpu.vm_fragment_size=9", false, false});
 	s.boot.cmdline_vars.push_back({"etc/default/grub", "GRUB_CMDLINE_LINUX", 9, "rdnafix.noretry=1", false, false});
@@ -67,7 +68,7 @@ TEST_CASE("conflicts: the next boot's kernel command line wins over modprobe.d")
 	CHECK(c[0].key == "amdgpu.noretry");
 	CHECK(c[0].remains);
 	CHECK(c[0].next == "0");
-	CHECK(c[0].source == "etc/default/grub:6 GRUB_CMDLINE_LINUX_DEFAULT");
+	CHECK(c[0].source == "etc/default/grub:6");
 	CHECK_THAT(c[0].why, ContainsSubstring("wins over modprobe.d"));
 	CHECK_THAT(c[0].why, ContainsSubstring("rdnactl config set --cmdline amdgpu.noretry="));
 
@@ -84,12 +85,14 @@ TEST_CASE("conflicts: the next boot's kernel command line wins over modprobe.d")
 
 	// Appending assignments keep the earlier words.
 	machine::Snapshot a;
+	a.boot.bootloader = machine::BootloaderKind::grub;
 	a.boot.cmdline_vars.push_back({"etc/default/grub", "GRUB_CMDLINE_LINUX", 3, "amdgpu.noretry=0", false, false});
 	a.boot.cmdline_vars.push_back(
 		{"etc/default/grub.d/y.cfg", "GRUB_CMDLINE_LINUX", 1, "$GRUB_CMDLINE_LINUX quiet", true, true});
-	auto ap = config::cmdline_next_value(a, "amdgpu", "noretry");
-	REQUIRE(ap);
-	CHECK(ap->value == "0");
+	auto ap = config::find_conflicts(a, {{"amdgpu", "noretry", "1"}}, {}, {});
+	REQUIRE(ap.size() == 1);
+	CHECK(ap[0].next == "0");
+	CHECK(ap[0].source == "etc/default/grub:3");
 }
 
 TEST_CASE("conflicts: this boot's command line no longer in the boot loader's configuration")
@@ -97,13 +100,18 @@ TEST_CASE("conflicts: this boot's command line no longer in the boot loader's co
 	machine::Snapshot s;
 	s.driver.cmdline = "BOOT_IMAGE=/vmlinuz root=UUID=x amdgpu.noretry=0 quiet";
 	add_file(s, "etc/modprobe.d/rdnafix.conf", "options amdgpu noretry=1\n");
+	// The boot loader is unknown: the running command line is taken to stay, and it wins.
+	auto unknown = config::find_conflicts(s, {{"amdgpu", "noretry", "1"}}, {}, {});
+	REQUIRE(unknown.size() == 1);
+	CHECK(unknown[0].remains);
+	CHECK(unknown[0].next == "0");
+	CHECK_THAT(unknown[0].source, ContainsSubstring("proc/cmdline"));
+	// The boot loader's configuration is known and no longer has it.
+	s.boot.bootloader = machine::BootloaderKind::grub;
+	s.boot.cmdline_vars.push_back({"etc/default/grub", "GRUB_CMDLINE_LINUX_DEFAULT", 6, "quiet", false, false});
 	auto c = config::find_conflicts(s, {{"amdgpu", "noretry", "1"}}, {}, {});
 	REQUIRE(c.size() == 1);
 	CHECK_FALSE(c[0].remains);
 	CHECK(c[0].source == "proc/cmdline");
 	CHECK_THAT(c[0].why, ContainsSubstring("no longer has it"));
-	CHECK(config::cmdline_now_value(s, "amdgpu", "noretry")->value == "0");
-	auto mv = config::modprobe_value(s, "amdgpu", "noretry");
-	REQUIRE(mv);
-	CHECK(mv->source == "etc/modprobe.d/rdnafix.conf:1");
 }

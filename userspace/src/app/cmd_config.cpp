@@ -6,6 +6,7 @@
 #include "config/apply.hpp"
 #include "config/keys.hpp"
 #include "config/show.hpp"
+#include "io/process.hpp"
 #include "machine/collect.hpp"
 
 #include <iostream>
@@ -44,7 +45,8 @@ constexpr const char *kExitCodes =
 config::ApplyOptions apply_options(const ConfigArgs &a, const std::string &verb)
 {
 	config::ApplyOptions o;
-	o.root = a.root.empty() ? "/" : a.root;
+	// Absolute, so that `chroot DIR` and the printed paths do not depend on the working directory.
+	o.root = a.root.empty() ? "/" : io::absolute_path(a.root);
 	o.dry_run = a.dry_run;
 	o.json = a.json;
 	o.no_initramfs = a.no_initramfs;
@@ -115,7 +117,7 @@ void add_config_command(CLI::App &app, int *rc)
 		  "be read.");
 	s->callback([show, rc] {
 		config::ShowOptions o;
-		o.root = show->root.empty() ? "/" : show->root;
+		o.root = show->root.empty() ? "/" : io::absolute_path(show->root);
 		o.json = show->json;
 		*rc = config::show_config(o, std::cout, std::cerr);
 	});

@@ -206,7 +206,7 @@ int apply_changes(const ApplyOptions &o, const std::vector<ModuleChange> &mods,
 		const bool want =
 			std::any_of(values.begin(), values.end(), [](auto &v) { return v.module == "rdnafix"; });
 		if (!p.initramfs) {
-			r.errors.push_back("this rdnactl was built without the initramfs planner");
+			r.errors.push_back("internal error: apply_changes() was given no initramfs planner");
 			return finish(r, o, out, err, 2);
 		}
 		Plan ip = p.initramfs(s, want, true);
@@ -224,7 +224,7 @@ int apply_changes(const ApplyOptions &o, const std::vector<ModuleChange> &mods,
 	}
 	if (!cmdline.empty()) {
 		if (!p.cmdline) {
-			r.errors.push_back("this rdnactl was built without the boot-loader planner");
+			r.errors.push_back("internal error: apply_changes() was given no boot-loader planner");
 			return finish(r, o, out, err, 2);
 		}
 		Plan bp = p.cmdline(s, cmdline);

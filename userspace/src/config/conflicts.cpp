@@ -3,6 +3,7 @@
 #include "config/conflicts.hpp"
 
 #include "core/parse.hpp"
+#include "machine/settings.hpp"
 
 #include <algorithm>
 
@@ -24,26 +25,27 @@ std::string base(std::string_view path)
 	return std::string(slash == std::string_view::npos ? path : path.substr(slash + 1));
 }
 
-// The boot loader's command line for the next boot, as segments with their
-// origin: GRUB's GRUB_CMDLINE_LINUX then GRUB_CMDLINE_LINUX_DEFAULT (each
-// variable's last plain assignment plus the ones that append to it), or
-// etc/kernel/cmdline.
+// As machine::configured_settings(): GRUB, or any command-line file found.
+bool next_known(const machine::Snapshot &s)
+{
+	return s.boot.bootloader == machine::BootloaderKind::grub || !s.boot.cmdline_vars.empty();
+}
+
+// The value on the next boot's kernel command line: the boot loader's
+// configuration (machine::next_boot_cmdline: GRUB's variables in
+// grub-mkconfig's order, or etc/kernel/cmdline); when the boot loader is
+// unknown, the running command line is taken to stay.
 std::optional<Found> next_cmdline(const machine::Snapshot &s, const std::string &module, const std::string &name)
 {
-	std::vector<const machine::CmdlineVar *> linux, deflt, plain;
-	for (const auto &v : s.boot.cmdline_vars) {
-		auto &seg = v.variable == "GRUB_CMDLINE_LINUX" ? linux : v.variable.empty() ? plain : deflt;
-		if (!v.appends_self)
-			seg.clear();
-		seg.push_back(&v);
-	}
 	std::optional<Found> out;
-	for (const auto *seg : {&linux, &deflt, &plain})
-		for (const auto *v : *seg)
-			if (auto a = core::parse_kernel_cmdline(v->value).module_param(module, name))
-				out = Found{a->value.value_or(""),
-					    fmt::format("{}:{}{}", v->file, v->line,
-							v->variable.empty() ? "" : " " + v->variable)};
+	if (!next_known(s)) {
+		if (auto a = core::parse_kernel_cmdline(s.driver.cmdline).module_param(module, name))
+			out = Found{a->value.value_or(""), "proc/cmdline (the boot loader is unknown: taken to stay)"};
+		return out;
+	}
+	for (const auto &part : machine::next_boot_cmdline(s.boot))
+		if (auto a = core::parse_kernel_cmdline(part.text).module_param(module, name))
+			out = Found{a->value.value_or(""), fmt::format("{}:{}", part.file, part.line)};
 	return out;
 }
 
@@ -119,7 +121,7 @@ void check_key(const machine::Snapshot &s, const std::string &module, const std:
 		return;
 	}
 	auto setters = modprobe_setters(s, module, name, owned);
-	if (!changed_now) {
+	if (!changed_now && next_known(s)) {
 		auto now = core::parse_kernel_cmdline(s.driver.cmdline).module_param(module, name);
 		if (now) {
 			Conflict info = c;
@@ -165,39 +167,6 @@ void check_key(const machine::Snapshot &s, const std::string &module, const std:
 }
 
 } // namespace
-
-std::optional<ValueSource> modprobe_value(const machine::Snapshot &s, const std::string &module,
-					  const std::string &name)
-{
-	std::vector<Setter> all;
-	for (const auto &m : s.boot.modprobe)
-		for (const auto &e : m.config.entries)
-			if (e.kind == core::ModprobeKind::options && e.module == module)
-				for (const auto &p : e.params)
-					if (p.name == name)
-						all.push_back({p.value.value_or(""), m.path, e.where.line, false});
-	if (all.empty())
-		return std::nullopt;
-	return ValueSource{all.back().value, fmt::format("{}:{}", all.back().file, all.back().line)};
-}
-
-std::optional<ValueSource> cmdline_next_value(const machine::Snapshot &s, const std::string &module,
-					      const std::string &name)
-{
-	auto f = next_cmdline(s, module, name);
-	if (!f)
-		return std::nullopt;
-	return ValueSource{f->value, f->source};
-}
-
-std::optional<ValueSource> cmdline_now_value(const machine::Snapshot &s, const std::string &module,
-					     const std::string &name)
-{
-	auto a = core::parse_kernel_cmdline(s.driver.cmdline).module_param(module, name);
-	if (!a)
-		return std::nullopt;
-	return ValueSource{a->value.value_or(""), "proc/cmdline"};
-}
 
 std::vector<Conflict> find_conflicts(const machine::Snapshot &s, const std::vector<ModuleChange> &owned,
 				     const std::vector<ModuleChange> &unset, const std::vector<CmdlineChange> &cmdline)

@@ -8,7 +8,9 @@
 // sorted by name) and passes every matching `options` word, so the LAST one
 // wins; the kernel command line's module.param= comes after all files and
 // wins over them.  Next boot's command line: the boot loader's configuration
-// (Snapshot::boot.cmdline_vars); this boot's: /proc/cmdline.
+// (machine::next_boot_cmdline; /proc/cmdline when the boot loader is unknown).
+// machine::configured_settings() answers the same for the files as they are;
+// this answers it for the files as this change will leave them.
 #include "config/changes.hpp"
 #include "machine/snapshot.hpp"
 
@@ -26,22 +28,6 @@ struct Conflict {
 	std::string why;                  // one line: which value wins and why
 	bool remains = false;             // the configured value will NOT be in effect after the reboot
 };
-
-// Where a value is set: "etc/modprobe.d/amdgpu.conf:2" or
-// "etc/default/grub:6 GRUB_CMDLINE_LINUX".
-struct ValueSource {
-	std::string value, source;
-};
-// The modprobe.d value kmod will pass (last in kmod's order), from the files
-// as they are now; nullopt when no file sets it.
-std::optional<ValueSource> modprobe_value(const machine::Snapshot &s, const std::string &module,
-					  const std::string &name);
-// The value on the next boot's kernel command line (the boot loader's
-// configuration), or on this boot's (/proc/cmdline).
-std::optional<ValueSource> cmdline_next_value(const machine::Snapshot &s, const std::string &module,
-					      const std::string &name);
-std::optional<ValueSource> cmdline_now_value(const machine::Snapshot &s, const std::string &module,
-					     const std::string &name);
 
 // For every key in `owned` (the owned file after this change) and every key
 // this invocation unsets: the other places that set it.  `cmdline` are the

@@ -5,6 +5,7 @@
 #include "config/keys.hpp"
 #include "config/owned_file.hpp"
 #include "machine/collect.hpp"
+#include "machine/settings.hpp"
 
 #include <algorithm>
 
@@ -16,16 +17,13 @@ namespace rdnafix::config {
 
 namespace {
 
-struct Row {
-	std::string module, name;
-	std::optional<ValueSource> configured; // modprobe.d, the winning value
-	bool owned = false;                    // ... and it is in the owned file
-	std::optional<ValueSource> next;       // the next boot's value (nullopt: the module's default)
-	bool next_from_cmdline = false;
-	std::optional<ValueSource> now; // this boot's command line
-	std::optional<std::string> live;
-};
+std::string where(const machine::SettingSource &src)
+{
+	return src.line ? fmt::format("{}:{}", src.file, src.line) : src.file;
+}
 
+// The live value of a key no file or command line sets (configured_settings()
+// lists only what is set somewhere).
 std::optional<std::string> live_value(const machine::Snapshot &s, const std::string &module, const std::string &name)
 {
 	auto from = [&](const std::map<std::string, std::string> &m) -> std::optional<std::string> {
@@ -47,6 +45,13 @@ nlohmann::json opt(const std::optional<std::string> &v)
 	return v ? nlohmann::json(*v) : nlohmann::json(nullptr);
 }
 
+struct Row {
+	std::string key;
+	const machine::Setting *set = nullptr; // nullopt: set nowhere
+	std::optional<std::string> live;
+	std::string next_source; // where next_boot comes from
+};
+
 } // namespace
 
 int show_config(const ShowOptions &o, std::ostream &out, std::ostream &err)
@@ -62,22 +67,23 @@ int show_config(const ShowOptions &o, std::ostream &out, std::ostream &err)
 		return 2;
 	}
 	const std::string owned_path(machine::kOwnedModprobe);
+	const auto settings = machine::configured_settings(s);
 	std::vector<Row> rows;
 	std::vector<ModuleChange> owned_values;
 	for (const auto &k : managed_keys()) {
 		Row r;
-		r.module = k.module;
-		r.name = k.name;
-		r.configured = modprobe_value(s, r.module, r.name);
-		r.owned = r.configured && r.configured->source.rfind(owned_path + ":", 0) == 0;
-		r.next = cmdline_next_value(s, r.module, r.name);
-		r.next_from_cmdline = r.next.has_value();
-		if (!r.next)
-			r.next = r.configured;
-		r.live = live_value(s, r.module, r.name);
-		r.now = cmdline_now_value(s, r.module, r.name);
-		if (r.owned)
-			owned_values.push_back(ModuleChange{r.module, r.name, r.configured->value});
+		r.key = fmt::format("{}.{}", k.module, k.name);
+		for (const auto &st : settings)
+			if (st.module == k.module && st.name == k.name)
+				r.set = &st;
+		r.live = r.set ? r.set->live : live_value(s, std::string(k.module), std::string(k.name));
+		if (r.set && r.set->next_boot)
+			r.next_source = r.set->cmdline_next ? where(*r.set->cmdline_next)
+					: r.set->modprobe   ? where(*r.set->modprobe)
+							    : "";
+		if (r.set && r.set->owned && r.set->modprobe)
+			owned_values.push_back(
+				ModuleChange{std::string(k.module), std::string(k.name), r.set->modprobe->value});
 		rows.push_back(std::move(r));
 	}
 	const auto conflicts = find_conflicts(s, owned_values, {}, {});
@@ -87,18 +93,20 @@ int show_config(const ShowOptions &o, std::ostream &out, std::ostream &err)
 	if (o.json) {
 		nlohmann::json j{{"schema_version", 1}, {"file", "/" + owned_path}, {"present", present}};
 		j["settings"] = nlohmann::json::array();
-		for (const auto &r : rows)
+		for (const auto &r : rows) {
+			const auto *st = r.set;
 			j["settings"].push_back(
-				{{"key", r.module + "." + r.name},
-				 {"module", r.module},
-				 {"name", r.name},
-				 {"configured", r.configured ? nlohmann::json(r.configured->value) : nullptr},
-				 {"source", r.configured ? nlohmann::json(r.configured->source) : nullptr},
-				 {"owned", r.owned},
-				 {"next_boot", r.next ? nlohmann::json(r.next->value) : nullptr},
-				 {"next_boot_source", r.next ? nlohmann::json(r.next->source) : nullptr},
+				{{"key", r.key},
+				 {"configured", st && st->modprobe ? nlohmann::json(st->modprobe->value) : nullptr},
+				 {"source", st && st->modprobe ? nlohmann::json(where(*st->modprobe)) : nullptr},
+				 {"owned", st && st->owned},
+				 {"next_boot", st ? opt(st->next_boot) : nullptr},
+				 {"next_boot_source", r.next_source.empty() ? nullptr : nlohmann::json(r.next_source)},
+				 {"cmdline_now",
+				  st && st->cmdline_now ? nlohmann::json(st->cmdline_now->value) : nullptr},
 				 {"live", opt(r.live)},
-				 {"cmdline_now", r.now ? nlohmann::json(r.now->value) : nullptr}});
+				 {"state", st ? nlohmann::json(machine::to_string(st->state)) : nullptr}});
+		}
 		j["conflicts"] = nlohmann::json::array();
 		for (const auto &x : conflicts)
 			j["conflicts"].push_back({{"key", x.key},
@@ -107,27 +115,32 @@ int show_config(const ShowOptions &o, std::ostream &out, std::ostream &err)
 						  {"source", x.source},
 						  {"remains", x.remains},
 						  {"why", x.why}});
-		j["cmdline"] = s.driver.cmdline;
 		out << j.dump(2) << "\n";
 		return remains ? 1 : 0;
 	}
 	fmt::print(out, "Managed file: /{} ({})\n\n", owned_path, present ? "present" : "absent");
-	fmt::print(out, "{:<24} {:<14} {:<36} {:<14} {}\n", "KEY", "CONFIGURED", "WHERE", "NEXT BOOT", "LIVE");
+	fmt::print(out, "{:<24} {:<14} {:<34} {:<18} {:<12} {}\n", "KEY", "CONFIGURED", "WHERE", "NEXT BOOT", "LIVE",
+		   "STATE");
 	for (const auto &r : rows) {
-		std::string next = r.next ? r.next->value : "default";
-		if (r.next_from_cmdline)
+		const auto *st = r.set;
+		std::string next = st && st->next_boot ? *st->next_boot : "default";
+		if (st && st->cmdline_next && st->next_boot)
 			next += " (cmdline)";
-		fmt::print(out, "{:<24} {:<14} {:<36} {:<14} {}\n", r.module + "." + r.name,
-			   r.configured ? r.configured->value : "-", r.configured ? r.configured->source : "-", next,
-			   r.live ? (r.live->empty() ? "\"\"" : *r.live) : "-");
+		fmt::print(out, "{:<24} {:<14} {:<34} {:<18} {:<12} {}\n", r.key,
+			   st && st->modprobe ? st->modprobe->value : "-",
+			   st && st->modprobe ? where(*st->modprobe) : "-", next,
+			   r.live ? (r.live->empty() ? "\"\"" : *r.live) : "-",
+			   st ? machine::to_string(st->state) : "-");
 	}
 	bool blank = false;
 	for (const auto &r : rows) {
-		if (!r.now || (r.next && r.next->value == r.now->value))
+		const auto *st = r.set;
+		if (!st || !st->cmdline_now || (st->next_boot && *st->next_boot == st->cmdline_now->value))
 			continue;
-		fmt::print(out, "{}this boot: {}.{}={} from proc/cmdline; the next boot uses {}\n", blank ? "" : "\n",
-			   r.module, r.name, r.now->value,
-			   r.next ? fmt::format("{} ({})", r.next->value, r.next->source) : "the module's default");
+		fmt::print(out, "{}this boot: {}={} from proc/cmdline; the next boot uses {}\n", blank ? "" : "\n",
+			   r.key, st->cmdline_now->value,
+			   st->next_boot ? fmt::format("{} ({})", *st->next_boot, r.next_source)
+					 : "the module's default");
 		blank = true;
 	}
 	if (!conflicts.empty())

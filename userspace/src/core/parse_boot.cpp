@@ -15,6 +15,24 @@ bool name_char(char c, bool first)
 	return c == '_' || (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (!first && c >= '0' && c <= '9');
 }
 
+// The index just past a command substitution starting at v[i] ("`...`" or
+// "$(...)", nested parentheses counted), or npos when it is not closed.
+std::size_t skip_substitution(std::string_view v, std::size_t i)
+{
+	if (v[i] == '`') {
+		std::size_t e = v.find('`', i + 1);
+		return e == std::string_view::npos ? e : e + 1;
+	}
+	int depth = 0;
+	for (std::size_t k = i + 1; k < v.size(); ++k) {
+		if (v[k] == '(')
+			++depth;
+		else if (v[k] == ')' && --depth == 0)
+			return k + 1;
+	}
+	return std::string_view::npos;
+}
+
 // Unquotes the value `v` (everything after '=' up to an unquoted comment or the
 // end).  Returns false on an unterminated quote.
 bool unquote(std::string_view v, std::string &out, std::string &raw, bool &expands)
@@ -28,6 +46,16 @@ bool unquote(std::string_view v, std::string &out, std::string &raw, bool &expan
 				quote = 0;
 			else
 				out += c;
+			continue;
+		}
+		if (c == '`' || (c == '$' && i + 1 < v.size() && v[i + 1] == '(')) {
+			// a command substitution is kept as written
+			std::size_t e = skip_substitution(v, i);
+			if (e == std::string_view::npos)
+				return false;
+			out.append(v.substr(i, e - i));
+			expands = true;
+			i = e - 1;
 			continue;
 		}
 		if (quote == '"') {
