@@ -42,6 +42,7 @@ private:
 struct TestPlanners {
 	bool fail_initramfs = false;
 	std::optional<std::string> native;
+	bool edit_while_planning = false; // another program writes the owned file during planning
 	int initramfs_calls = 0;
 };
 config::Planners planners(const std::string &root, TestPlanners &t);

@@ -260,6 +260,19 @@ TEST_CASE("apply: a failed command rolls every file back, re-runs what had run, 
 	CHECK(test::undo(test::options(t.root())).out.find("nothing to undo") != std::string::npos);
 }
 
+TEST_CASE("apply: the owned file changed by another program while planning: nothing is changed, exit 3")
+{
+	TempRoot t;
+	test::TestPlanners tp;
+	tp.edit_while_planning = true;
+	auto r = test::apply(test::options(t.root()), kIssueExample, {}, test::planners(t.root(), tp));
+	CHECK(r.rc == 3);
+	CHECK_THAT(r.err, ContainsSubstring("changed while rdnactl was planning"));
+	CHECK(t.read("etc/modprobe.d/rdnafix.conf") == "options rdnafix noretry=-1\n");
+	CHECK_FALSE(t.exists("etc/initramfs-tools/hooks/rdnafix"));
+	CHECK_FALSE(t.exists("var/lib/rdnafix/config/journal/000001"));
+}
+
 TEST_CASE("apply: an immutable system gets the native way and nothing is written")
 {
 	TempRoot t;

@@ -88,11 +88,24 @@ std::string not_root_message(const ApplyOptions &o)
 
 int run_transaction(Report &r, io::RootWriter &w, const ApplyOptions &o, std::ostream &out, std::ostream &err)
 {
+	// Planned without the lock (a refusal writes nothing, not even the lock
+	// file); under it, every file must still be what the plan was made from.
 	io::WriteError le;
 	io::unique_fd lock = w.lock(kLockFile, &le);
 	if (!lock) {
 		r.errors.push_back(le.message);
 		return finish(r, o, out, err, 3);
+	}
+	for (const auto &f : r.files) {
+		io::WriteError e;
+		auto cur = w.read(f.path, &e);
+		if ((cur ? std::optional(cur->content) : std::nullopt) != f.before || !e.message.empty()) {
+			r.errors.push_back(
+				fmt::format("{} changed while rdnactl was planning (another program?); nothing "
+					    "was changed: run the command again",
+					    f.path));
+			return finish(r, o, out, err, 3);
+		}
 	}
 	Transaction t;
 	t.invocation = o.invocation;
@@ -157,6 +170,13 @@ int apply_changes(const ApplyOptions &o, const std::vector<ModuleChange> &mods,
 	if (!r.errors.empty())
 		return finish(r, o, out, err, 2);
 
+	// Checked after the input (a typo is reported to anyone) and before
+	// anything is read for the change: nothing below is for a user who
+	// cannot write.
+	if (!o.dry_run && o.require_root && !is_root_user()) {
+		r.errors.push_back(not_root_message(o));
+		return finish(r, o, out, err, 2);
+	}
 	io::WriteError re;
 	auto cur = w.read(kOwned, &re);
 	if (!re.message.empty()) {
@@ -181,13 +201,6 @@ int apply_changes(const ApplyOptions &o, const std::vector<ModuleChange> &mods,
 			r.errors.push_back(fmt::format("{} (in {}; set or unset it)", e, kOwned));
 		return finish(r, o, out, err, 2);
 	}
-	// Checked after the input (a typo is reported to anyone) and before
-	// planning: nothing below needs to run for a user who cannot write.
-	if (!o.dry_run && o.require_root && !is_root_user()) {
-		r.errors.push_back(not_root_message(o));
-		return finish(r, o, out, err, 2);
-	}
-
 	if (p.native_way)
 		if (auto native = p.native_way(s, modprobe_lines(values), cmdline)) {
 			r.refusal = *native;
