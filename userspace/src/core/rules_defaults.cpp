@@ -106,7 +106,9 @@ std::optional<ParamDefault> param_default(std::string_view module, std::string_v
 		if (param == "gttsize")
 			return ParamDefault{
 				"-1", std::nullopt, true,
-				"amdgpu.gttsize defaults to -1: the GTT size then follows TTM's page limit "
+				"amdgpu.gttsize defaults to -1: the driver picks the GTT size itself, on current "
+				"kernels from "
+				"TTM's page limit "
 				"(ttm.pages_limit; drivers/gpu/drm/amd/amdgpu/amdgpu_ttm.c: amdgpu_ttm_init)"};
 		return std::nullopt;
 	}

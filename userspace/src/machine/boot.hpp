@@ -23,6 +23,8 @@ std::string_view to_string(ImmutableKind k); // "", "nixos", "steamos", "ostree"
 
 enum class InitramfsGenerator { none, initramfs_tools, dracut, mkinitcpio };
 std::string_view to_string(InitramfsGenerator g); // "", "initramfs-tools", "dracut", "mkinitcpio"
+// The generator's own lister of an image: "lsinitramfs", "lsinitrd", "lsinitcpio"; "" for none.
+std::string_view lister_for(InitramfsGenerator g);
 
 enum class BootloaderKind { unknown, grub, systemd_boot, kernelstub };
 std::string_view to_string(BootloaderKind k); // "", "grub", "systemd-boot", "kernelstub"
@@ -39,13 +41,26 @@ struct ModuleFile {
 	std::string signature_reason; // why the state is unknown (compressed and unreadable, ...)
 };
 
+// What an initramfs image holds, from the generator's own lister
+// (lsinitramfs, lsinitrd, lsinitcpio).  Listed only when the image is older
+// than the configuration (BootConfig::config_mtime_ns): a subprocess.
+struct InitramfsListing {
+	std::vector<std::string> command; // argv run (a host path under --root)
+	bool ok = false;                  // the lister ran and exited 0
+	std::string error;                // why not (not found, exit status and its last line)
+	bool amdgpu = false;              // .../amdgpu.ko* inside
+	bool rdnafix = false;             // .../rdnafix.ko* inside
+	bool conf = false;                // etc/modprobe.d/rdnafix.conf inside
+};
+
 struct InstalledKernel {
 	std::string release;                     // "6.1.0-18-amd64"
 	bool headers = false;                    // lib/modules/<rel>/build/Makefile exists
 	std::vector<ModuleFile> rdnafix_modules; // every rdnafix.ko* below lib/modules/<rel>
 	std::string initramfs_image;             // root-relative, "" when none was found
 	std::optional<std::int64_t> initramfs_mtime_ns;
-	bool running = false;      // equals proc/sys/kernel/osrelease
+	std::optional<InitramfsListing> initramfs_listing; // only when listed (see InitramfsListing)
+	bool running = false;                              // equals proc/sys/kernel/osrelease
 	bool default_boot = false; // the newest release (version order): what boot loaders pick by default
 };
 
@@ -95,6 +110,10 @@ struct BootConfig {
 	std::optional<std::uint64_t> tainted;      // proc/sys/kernel/tainted
 	std::optional<std::string> rdnafix_taint;  // sys/module/rdnafix/taint ("OE")
 	std::optional<std::int64_t> boot_time_s;   // proc/stat btime
+	// The newest mtime of the module configuration: the owned files and the
+	// modprobe.d files that set options for, or a softdep on, rdnafix, amdgpu,
+	// ttm or amdttm (what an initramfs must be rebuilt after).
+	std::optional<std::int64_t> config_mtime_ns;
 	std::vector<Unreadable> unreadable;
 };
 

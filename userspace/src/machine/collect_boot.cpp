@@ -5,7 +5,10 @@
 #include "machine/collect_internal.hpp"
 
 #include "core/parse_boot.hpp"
+#include "core/parse_modsig.hpp"
 #include "core/text_util.hpp"
+#include "io/decompress.hpp"
+#include "io/process_run.hpp"
 
 #include <algorithm>
 #include <fmt/format.h>
@@ -150,6 +153,31 @@ void read_bootloader(io::RootFs &fs, BootConfig &b)
 	}
 }
 
+// The module's appended signature (core/parse_modsig.hpp), decompressed
+// first when it is .ko.xz/.zst/.gz.  No subprocess.
+ModuleFile read_signature(io::RootFs &fs, const std::string &path)
+{
+	ModuleFile m{path, SignatureState::unknown, {}, {}};
+	auto bytes = fs.read_bytes(path, 256u << 20);
+	if (!bytes) {
+		m.signature_reason = bytes.error().reason();
+		return m;
+	}
+	auto plain = io::decompress_tail(*bytes, 256 * 1024);
+	if (!plain) {
+		m.signature_reason = plain.error().message;
+		return m;
+	}
+	auto sig = core::parse_module_signature(plain->tail, plain->size);
+	if (!sig) {
+		m.signature_reason = sig.error().message;
+		return m;
+	}
+	m.signature = sig->present ? SignatureState::signed_module : SignatureState::unsigned_module;
+	m.signer = sig->signer;
+	return m;
+}
+
 void read_kernels(io::RootFs &fs, BootConfig &b, const std::string &running)
 {
 	auto names = fs.list_dir("lib/modules");
@@ -168,7 +196,7 @@ void read_kernels(io::RootFs &fs, BootConfig &b, const std::string &running)
 		k.release = rel;
 		k.headers = fs.exists("lib/modules/" + rel + "/build/Makefile");
 		for (const auto &p : rdnafix_module_paths(fs, rel))
-			k.rdnafix_modules.push_back({p, SignatureState::unknown, {}, {}});
+			k.rdnafix_modules.push_back(read_signature(fs, p));
 		std::string pkgbase;
 		if (auto pb = fs.read_value("lib/modules/" + rel + "/pkgbase"))
 			pkgbase = *pb;
@@ -238,6 +266,75 @@ void read_security(io::RootFs &fs, BootConfig &b)
 	}
 }
 
+bool is_config_entry(const core::ModprobeEntry &e)
+{
+	auto ours = [](const std::string &m) { return m == "rdnafix" || m == "amdgpu" || m == "ttm" || m == "amdttm"; };
+	if (e.kind == core::ModprobeKind::options)
+		return ours(e.module);
+	if (e.kind == core::ModprobeKind::softdep)
+		return ours(e.module) || std::find(e.pre.begin(), e.pre.end(), "rdnafix") != e.pre.end();
+	return false;
+}
+
+void newest_config(BootConfig &b)
+{
+	auto take = [&](const std::optional<std::int64_t> &t) {
+		if (t && (!b.config_mtime_ns || *t > *b.config_mtime_ns))
+			b.config_mtime_ns = t;
+	};
+	for (const auto &f : b.owned)
+		if (f.exists)
+			take(f.mtime_ns);
+	for (const auto &f : b.modprobe)
+		if (std::any_of(f.config.entries.begin(), f.config.entries.end(), is_config_entry))
+			take(f.mtime_ns);
+}
+
+// The generator's lister of one image, and what it found.
+InitramfsListing list_image(io::RootFs &fs, InitramfsGenerator g, const std::string &image)
+{
+	InitramfsListing l;
+	const std::string lister(lister_for(g == InitramfsGenerator::none ? InitramfsGenerator::initramfs_tools : g));
+	auto host = fs.host_path(image);
+	if (!host) {
+		l.error = host.error().reason();
+		return l;
+	}
+	l.command = {lister, *host};
+	auto r = io::run_command(l.command);
+	if (!r.started) {
+		l.error = r.start_error;
+		return l;
+	}
+	if (r.timed_out || r.exit_code != 0) {
+		std::string last;
+		for (auto line : core::detail::split_lines(r.output))
+			if (!core::trim(line).empty())
+				last = std::string(core::trim(line));
+		l.error = r.timed_out ? "timed out" : fmt::format("exit status {}: {}", r.exit_code, last);
+		return l;
+	}
+	l.ok = true;
+	for (auto line : core::detail::split_lines(r.output)) {
+		l.amdgpu = l.amdgpu || line.find("/amdgpu.ko") != std::string_view::npos;
+		l.rdnafix = l.rdnafix || line.find("/rdnafix.ko") != std::string_view::npos;
+		l.conf = l.conf || line.find("etc/modprobe.d/rdnafix.conf") != std::string_view::npos;
+	}
+	return l;
+}
+
+// Lists the image of the running and of the default kernel when it is older
+// than the configuration (the only case where its content is in doubt).
+void list_stale_images(io::RootFs &fs, BootConfig &b)
+{
+	if (!b.config_mtime_ns || b.initramfs == InitramfsGenerator::none)
+		return;
+	for (auto &k : b.kernels)
+		if ((k.running || k.default_boot) && !k.initramfs_image.empty() && k.initramfs_mtime_ns &&
+		    *k.initramfs_mtime_ns < *b.config_mtime_ns)
+			k.initramfs_listing = list_image(fs, b.initramfs, k.initramfs_image);
+}
+
 } // namespace
 
 std::vector<std::string> rdnafix_module_paths(io::RootFs &fs, const std::string &release)
@@ -277,6 +374,8 @@ void collect_boot(io::RootFs &fs, BootConfig &b, const std::string &running_rele
 		}
 		b.owned.push_back(std::move(f));
 	}
+	newest_config(b);
+	list_stale_images(fs, b);
 	b.amdgpu_dkms = fs.exists("sys/module/amdttm") || !first_existing(fs, {"usr/src/amdgpu"}).empty();
 	read_security(fs, b);
 }

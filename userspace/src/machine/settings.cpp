@@ -107,6 +107,16 @@ SettingState state_of(const Snapshot &s, const Setting &x, bool next_known)
 
 } // namespace
 
+const SettingSource *next_boot_source(const Setting &x)
+{
+	if (x.cmdline_next)
+		return &*x.cmdline_next;
+	if (x.cmdline_now && x.next_boot && *x.next_boot == x.cmdline_now->value &&
+	    (!x.modprobe || x.modprobe->value != x.cmdline_now->value))
+		return &*x.cmdline_now;
+	return x.modprobe ? &*x.modprobe : nullptr;
+}
+
 bool module_loaded(const Snapshot &s, std::string_view module)
 {
 	if (module == "rdnafix")

@@ -43,6 +43,11 @@ struct Setting {
 	SettingState state = SettingState::module_not_loaded;
 };
 
+// Where next_boot comes from: cmdline_next, else the running command line
+// when it stands in for an unknown boot loader's, else modprobe; nullptr
+// when nothing sets it for the next boot.
+const SettingSource *next_boot_source(const Setting &x);
+
 // The modules configured_settings() reports, in output order.
 inline constexpr std::string_view kSettingModules[] = {"rdnafix", "amdgpu", "ttm", "amdttm"};
 
