@@ -38,7 +38,7 @@ done
 run validate-list validate --list
 run validate-list-json validate --list --json
 run help --help
-for verb in status env validate history; do
+for verb in status env validate history fix; do
 	run "help-$verb" "$verb" --help
 done
 run help-config config --help

@@ -52,8 +52,7 @@ void render_text(const Report &r, std::ostream &out, std::ostream &err)
 	for (const auto &e : r.errors)
 		fmt::print(err, "rdnactl config: error: {}\n", e);
 	if (r.refusal) {
-		fmt::print(out, "Nothing was written: this system's boot configuration is not changed in /etc.\n{}\n",
-			   *r.refusal);
+		fmt::print(out, "Nothing was written.\n{}\n", *r.refusal);
 		return;
 	}
 	if (r.dry_run && r.errors.empty())
