@@ -336,6 +336,12 @@ Checked check_module_changes(const std::vector<ModuleChange> &changes, const mac
 		}
 		if (!c.value)
 			continue;
+		// ttm-limit sets pages_limit and page_pool_size to one value: one reason is enough.
+		if (c.name == "page_pool_size" &&
+		    std::any_of(changes.begin(), changes.end(), [&](const ModuleChange &o) {
+			    return o.module == c.module && o.name == "pages_limit" && o.value == c.value;
+		    }))
+			continue;
 		std::optional<std::string> e;
 		if (c.module == "rdnafix")
 			e = check_rdnafix(c.name, *c.value, k->valid);
