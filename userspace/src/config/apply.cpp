@@ -119,14 +119,7 @@ int run_transaction(Report &r, io::RootWriter &w, const ApplyOptions &o, std::os
 		return finish(r, o, out, err, 3);
 	}
 	const RunSettings rs{o.root, o.chroot_commands, o.command_timeout_s};
-	bool ok = write_files(w, r.files, r.errors);
-	if (ok && !run_commands(r.commands, rs, r.errors)) {
-		ok = false;
-		restore_files(w, r.files, r.errors);
-		rerun_succeeded(r.commands, rs, r.errors);
-	}
-	if (!ok) {
-		r.rolled_back = true;
+	if (!write_and_run(w, r, rs)) {
 		if (auto e = j.drop(t))
 			r.errors.push_back(e->message);
 		return finish(r, o, out, err, 3);

@@ -132,4 +132,17 @@ void rerun_succeeded(std::vector<CommandReport> &commands, const RunSettings &rs
 	}
 }
 
+bool write_and_run(io::RootWriter &w, Report &r, const RunSettings &rs)
+{
+	bool ok = write_files(w, r.files, r.errors);
+	if (ok && !run_commands(r.commands, rs, r.errors)) {
+		ok = false;
+		restore_files(w, r.files, r.errors);
+		rerun_succeeded(r.commands, rs, r.errors);
+	}
+	if (!ok)
+		r.rolled_back = true;
+	return ok;
+}
+
 } // namespace rdnafix::config

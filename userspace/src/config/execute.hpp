@@ -30,6 +30,12 @@ bool run_commands(std::vector<CommandReport> &commands, const RunSettings &rs, s
 // After a roll-back: run again every command that had succeeded.
 void rerun_succeeded(std::vector<CommandReport> &commands, const RunSettings &rs, std::vector<std::string> &errors);
 
+// The whole transaction body: write the files, run the commands; on any
+// failure put every file back, re-run the commands that had succeeded (so
+// generated images match the restored files) and set r.rolled_back.
+// False on failure.
+bool write_and_run(io::RootWriter &w, Report &r, const RunSettings &rs);
+
 // "update-initramfs -u -k 6.1.0-18-amd64" (words with spaces quoted).
 std::string shell_words(const std::vector<std::string> &argv);
 

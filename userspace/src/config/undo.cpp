@@ -96,14 +96,7 @@ int undo_last(const ApplyOptions &o, std::ostream &out, std::ostream &err)
 		return finish(r, o, out, err, 2);
 	}
 	const RunSettings rs{o.root, o.chroot_commands, o.command_timeout_s};
-	bool ok = write_files(w, r.files, r.errors);
-	if (ok && !run_commands(r.commands, rs, r.errors)) {
-		ok = false;
-		restore_files(w, r.files, r.errors);
-		rerun_succeeded(r.commands, rs, r.errors);
-	}
-	if (!ok) {
-		r.rolled_back = true;
+	if (!write_and_run(w, r, rs)) {
 		return finish(r, o, out, err, 3);
 	}
 	if (auto e = j.drop(*t)) {

@@ -16,6 +16,7 @@
 #include <fmt/format.h>
 
 #include "io/fs_error.hpp"
+#include "io/rootfs_impl.hpp"
 
 namespace rdnafix::io {
 
@@ -35,20 +36,10 @@ WriteError fail(std::string_view verb, std::string_view rel, int e, std::string_
 	return w;
 }
 
+// Root-relative path components: the resolver's own splitting (rootfs_impl.hpp).
 std::vector<std::string> split(std::string_view rel)
 {
-	std::vector<std::string> out;
-	std::size_t pos = 0;
-	while (pos <= rel.size()) {
-		std::size_t e = rel.find('/', pos);
-		if (e == std::string_view::npos)
-			e = rel.size();
-		std::string_view c = rel.substr(pos, e - pos);
-		if (!c.empty() && c != ".")
-			out.emplace_back(c);
-		pos = e + 1;
-	}
-	return out;
+	return detail::components(rel);
 }
 
 bool fsync_dir(int dirfd)
