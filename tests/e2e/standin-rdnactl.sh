@@ -13,7 +13,7 @@ state=/var/lib/rdnafix-standin
 mkdir -p "$state"
 regen=1
 cmd="$1 ${2:-}"
-shift 2 || shift 1
+if [ $# -ge 2 ]; then shift 2; else shift 1; fi
 [ "${1:-}" = --no-initramfs ] && { regen=0; shift; }
 case $cmd in
 "config set")
