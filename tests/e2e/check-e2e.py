@@ -24,6 +24,7 @@ _spec = importlib.util.spec_from_file_location(
 check_boot = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(check_boot)
 BAD = check_boot.BAD  # the kernel suite's BUG/WARNING/Oops/... patterns
+ANSI = re.compile(r"\x1b(\[[0-9;?]*[a-zA-Z]|c)")  # SeaBIOS' terminal escapes on the console
 
 # what the guest asserts, per phase
 GUEST = {
@@ -160,7 +161,7 @@ def main():
 
     def read(p):
         with open(p, "r", errors="replace") as f:
-            return [l.rstrip("\r\n").replace("\r", "") for l in f]
+            return [ANSI.sub("", l.rstrip("\r\n").replace("\r", "")) for l in f]
 
     console = read(a.console)
     chan = read(a.results)
@@ -173,7 +174,12 @@ def main():
         print(f"{'PASS' if ok else 'FAIL'} [{a.label}] {name} {detail}".rstrip())
 
     started = [l for l in chan if l.startswith("E2E START ")]
-    out(len(started) == 1, "guest_started", started[0] if started else "no 'E2E START' line: the guest never ran")
+    if not started:
+        tail = [l for l in console if l.strip() and not l.startswith("qemu-system")][-1:]
+        out(False, "guest_started", f"no 'E2E START' line: the guest never ran, so none of its "
+            f"{len(GUEST[a.phase])} results exist (qemu rc={a.qemu_rc}; last console line: {' '.join(tail)[:200]})")
+        return min(fails, 100)
+    out(len(started) == 1, "guest_started", " | ".join(started))
     seen = {}
     for l in chan:
         m = re.match(r"E2E (PASS|FAIL) (\S+) ?(.*)$", l)

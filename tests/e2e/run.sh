@@ -215,7 +215,8 @@ boot() {
 		else
 			reason="qemu rc=$boot_rc after $boot_s s"
 		fi
-		reason="$reason; last console line: $(grep -v '^\s*$' "$out.console" | tail -1 | tr -d '\r' | cut -c1-160)"
+		reason="$reason; last console line: $(tr -d '\r' <"$out.console" | sed 's/\x1b\[[0-9;?]*[a-zA-Z]//g; s/\x1bc//g' |
+			grep -v -e '^\s*$' -e '^qemu-system' | tail -1 | cut -c1-160)"
 		cp "$out.console" "$out.console.attempt1"
 		echo "RETRY [$label] boot: the guest never started ($reason); booting once more (console: $out.console.attempt1)"
 	done
@@ -233,7 +234,8 @@ judge() {
 	nfail=$((nfail + nf))
 	if [[ $nf -gt 0 ]]; then
 		echo "[$label] console: $WORK/$label.console, results: $WORK/$label.results (last console lines follow)"
-		tr -d '\r' <"$WORK/$label.console" | grep -v '^\s*$' | tail -15 | sed 's/^/    /'
+		tr -d '\r' <"$WORK/$label.console" | sed 's/\x1b\[[0-9;?]*[a-zA-Z]//g; s/\x1bc//g' | grep -v '^\s*$' |
+			tail -15 | sed 's/^/    /'
 	fi
 	local done_at
 	done_at=$(sed -n 's/^E2E DONE [^ ]* \([0-9.]*\).*/\1/p' "$WORK/$label.results" | tail -1)
