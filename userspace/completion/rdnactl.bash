@@ -1,19 +1,28 @@
 # bash completion for rdnactl                                  -*- shell-script -*-
+_rdnactl_config_keys="noretry= vm_fragment_size= mtype_sysmem= mtype_vram= targets= exclude= dry_run= strict=
+amdgpu.noretry= amdgpu.vm_fragment_size= amdgpu.lockup_timeout= amdgpu.gttsize= ttm-limit="
+
 _rdnactl()
 {
     local cur prev words cword
-    _init_completion 2>/dev/null || {
+    # Words split on blanks only, so KEY=VALUE stays one word (readline also
+    # breaks at '=', handled where values are completed).
+    _init_completion -n = 2>/dev/null || {
         COMPREPLY=()
-        cur=${COMP_WORDS[COMP_CWORD]}
-        prev=${COMP_WORDS[COMP_CWORD-1]}
-        words=("${COMP_WORDS[@]}")
-        cword=$COMP_CWORD
+        local line=${COMP_LINE:0:${COMP_POINT:-${#COMP_LINE}}}
+        read -r -a words <<<"$line"
+        [[ $line == *[[:space:]] || -z $line ]] && words+=("")
+        cword=$((${#words[@]} - 1))
+        cur=${words[cword]}
+        prev=${words[cword-1]}
     }
 
-    local sub="" i
+    local sub="" action="" i
     for ((i = 1; i < cword; i++)); do
         case ${words[i]} in
-            status|env|validate|history) sub=${words[i]}; break ;;
+            status|env|validate|history|fix) sub=${words[i]}; break ;;
+            config) sub=config ;;
+            show|set|unset|undo) [[ $sub == config && -z $action ]] && action=${words[i]} ;;
         esac
     done
 
@@ -25,10 +34,39 @@ _rdnactl()
         --shell) COMPREPLY=($(compgen -W "sh fish" -- "$cur")); return ;;
     esac
 
+    # values of config keys: KEY=<TAB>
+    if [[ $sub == config && $action == set && $cur == *=* ]]; then
+        local key=${cur%%=*} vals=""
+        case $key in
+            noretry|amdgpu.noretry) vals="-1 0 1" ;;
+            mtype_sysmem|mtype_vram) vals="keep nc wc cc uc" ;;
+            dry_run|strict) vals="0 1" ;;
+            targets|exclude) vals="rdna1 rdna2 rdna1,rdna2 dgpu apu" ;;
+            vm_fragment_size|amdgpu.vm_fragment_size) vals="-1 4 5 6 7 8 9" ;;
+        esac
+        if [[ $COMP_WORDBREAKS == *=* ]]; then
+            COMPREPLY=($(compgen -W "$vals" -- "${cur#*=}")) # readline replaces the part after '='
+        else
+            COMPREPLY=($(compgen -P "$key=" -W "$vals" -- "${cur#*=}"))
+        fi
+        return
+    fi
+
+    local common="--root --json --dry-run --no-initramfs --help"
     case $sub in
-        "")       COMPREPLY=($(compgen -W "status env validate history --help --version" -- "$cur")) ;;
+        "")       COMPREPLY=($(compgen -W "status env config fix validate history --help --version" -- "$cur")) ;;
         status)   COMPREPLY=($(compgen -W "--root --env --user --json --color --help" -- "$cur")) ;;
         env)      COMPREPLY=($(compgen -W "--root --env --user --shell --help" -- "$cur")) ;;
+        fix)      COMPREPLY=($(compgen -W "$common" -- "$cur")) ;;
+        config)
+            case $action in
+                "")    COMPREPLY=($(compgen -W "show set unset undo --help" -- "$cur")) ;;
+                show)  COMPREPLY=($(compgen -W "--root --json --help" -- "$cur")) ;;
+                set)   compopt -o nospace 2>/dev/null
+                       COMPREPLY=($(compgen -W "$_rdnactl_config_keys --cmdline $common" -- "$cur")) ;;
+                unset) COMPREPLY=($(compgen -W "${_rdnactl_config_keys//=/} --cmdline $common" -- "$cur")) ;;
+                undo)  COMPREPLY=($(compgen -W "$common" -- "$cur")) ;;
+            esac ;;
         *)        COMPREPLY=($(compgen -W "--help" -- "$cur")) ;;
     esac
 }

@@ -259,9 +259,27 @@ TEST_CASE("driver parameters", "[findings][driver]")
 	auto o = find(f, "RDNA-DRV-006");
 	REQUIRE(o.has_value());
 	CHECK_THAT(o->finding, ContainsSubstring("/etc/modprobe.d/amdgpu.conf:3"));
+	// DRV-006's remedy: the command line set to the modprobe.d value.
+	REQUIRE(o->remedies.size() == 1);
+	auto *kp = std::get_if<KernelParam>(&o->remedies[0]);
+	REQUIRE(kp);
+	CHECK(kp->action == KernelParam::Action::add);
+	CHECK(kp->param == "amdgpu.vm_fragment_size");
+	CHECK(kp->value == "4");
+	CHECK(o->fix == "rdnactl config set --cmdline amdgpu.vm_fragment_size=4, then reboot (the command line then "
+			"agrees with /etc/modprobe.d/amdgpu.conf)");
 	auto m = find(f, "RDNA-DRV-007"); // 65536 configured, -1 live
 	REQUIRE(m.has_value());
-	CHECK_THAT(m->fix, ContainsSubstring("update-initramfs"));
+	CHECK(m->fix == "reboot"); // no initramfs generator in this snapshot
+	// The initramfs command is the distribution's.
+	for (auto [gen, cmd] : {std::pair{InitramfsGenerator::initramfs_tools, "update-initramfs -u -k all"},
+				std::pair{InitramfsGenerator::dracut, "dracut -f --regenerate-all"},
+				std::pair{InitramfsGenerator::mkinitcpio, "mkinitcpio -P"}}) {
+		s.boot.initramfs = gen;
+		auto again = find(evaluate(s), "RDNA-DRV-007");
+		REQUIRE(again.has_value());
+		CHECK(again->fix == std::string(cmd) + ", then reboot");
+	}
 }
 
 TEST_CASE("amdgpu not loaded / not live", "[findings][driver]")

@@ -7,6 +7,7 @@
 #include "core/parse.hpp"
 
 #include <catch2/catch_test_macros.hpp>
+#include <catch2/matchers/catch_matchers_string.hpp>
 
 #include <algorithm>
 #include <set>
@@ -203,20 +204,27 @@ TEST_CASE("driver and memory remedies: module options and the kernel command lin
 		CHECK(k.param == "amdgpu.noretry");
 		CHECK(k.value == "1");
 	}
-	SECTION("noretry set in modprobe.d: change that file")
+	SECTION("noretry set in modprobe.d: set in the owned file, which rdnactl config writes")
 	{
 		s.driver.params = {param("noretry", ParamSource::modprobe_d, "0", "/etc/modprobe.d/gpu.conf")};
-		auto m = only<ModuleOption>(find(evaluate(s), "RDNA-DRV-003"));
+		auto f = find(evaluate(s), "RDNA-DRV-003");
+		auto m = only<ModuleOption>(f);
 		CHECK(m.module == "amdgpu");
 		CHECK(m.name == "noretry");
 		CHECK(m.value == "1");
-		CHECK(m.file == "/etc/modprobe.d/gpu.conf");
+		CHECK(m.file == "/etc/modprobe.d/rdnafix.conf");
+		CHECK(f.fix ==
+		      "rdnactl config set amdgpu.noretry=1, then reboot"); // gpu.conf is read before rdnafix.conf
+		s.driver.params = {param("noretry", ParamSource::modprobe_d, "0", "/etc/modprobe.d/zz-gpu.conf")};
+		CHECK_THAT(find(evaluate(s), "RDNA-DRV-003").fix,
+			   Catch::Matchers::ContainsSubstring(
+				   "of /etc/modprobe.d/zz-gpu.conf: it is read after rdnafix.conf"));
 	}
-	SECTION("the kernel default: a new option in amdgpu.conf")
+	SECTION("the kernel default: a new option in the owned file")
 	{
 		auto m = only<ModuleOption>(find(evaluate(s), "RDNA-DRV-003"));
 		CHECK(m.value == "1");
-		CHECK(m.file == "/etc/modprobe.d/amdgpu.conf");
+		CHECK(m.file == "/etc/modprobe.d/rdnafix.conf");
 	}
 	SECTION("gttsize: removed where it is set")
 	{
@@ -247,7 +255,9 @@ TEST_CASE("driver and memory remedies: module options and the kernel command lin
 		CHECK(m.module == "ttm");
 		CHECK(m.name == "pages_limit");
 		CHECK(m.value == "25165824"); // 96 GiB * 262144
-		CHECK(m.file == "/etc/modprobe.d/ttm.conf");
+		CHECK(m.file == "/etc/modprobe.d/rdnafix.conf");
+		CHECK(find(evaluate(s), "RDNA-MEM-001").fix.rfind("rdnactl config set ttm-limit=96G, then reboot", 0) ==
+		      0);
 	}
 }
 

@@ -254,6 +254,7 @@ FsResult<FileInfo> RootFs::stat(std::string_view rel)
 				fi.dev_minor = minor(st.st_rdev);
 			}
 			fi.size = static_cast<std::uint64_t>(st.st_size);
+			fi.mtime_ns = static_cast<std::int64_t>(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec;
 			return fi;
 		};
 		it = impl_->stats.emplace(*key, compute()).first;

@@ -61,7 +61,8 @@ struct FileInfo {
 	std::optional<std::string> group; // from the manifest (a name); absent from stat()
 	unsigned dev_major = 0;           // char/block devices only
 	unsigned dev_minor = 0;
-	std::uint64_t size = 0; // st_size (sysfs reports 4096, procfs 0)
+	std::uint64_t size = 0;    // st_size (sysfs reports 4096, procfs 0)
+	std::int64_t mtime_ns = 0; // st_mtim in ns since the epoch (0 from the manifest)
 	bool from_manifest = false;
 };
 

@@ -56,6 +56,7 @@ Snapshot collect(const CollectOptions &o)
 	if (o.all_amdgpu_params)
 		s.driver.amdgpu_all_params = detail::read_module_params(fs, "amdgpu");
 	detail::collect_rdnafix(fs, s.rdnafix, s.driver.kernel_release, mods);
+	detail::collect_boot(fs, s.boot, s.driver.kernel_release, modprobe);
 	auto kfd = detail::collect_kfd(fs, s.driver.unreadable);
 
 	std::vector<RawPciDevice> raws;

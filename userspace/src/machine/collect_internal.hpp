@@ -39,6 +39,13 @@ std::map<std::string, std::string> read_module_params(io::RootFs &fs, const std:
 void collect_rdnafix(io::RootFs &fs, Rdnafix &r, const std::string &release,
 		     const std::vector<core::LoadedModule> &mods);
 
+// collect_boot.cpp: the boot configuration (machine/boot.hpp).
+void collect_boot(io::RootFs &fs, BootConfig &b, const std::string &running_release,
+		  const std::vector<ModprobeFile> &modprobe);
+// The rdnafix.ko* files of one installed kernel, root-relative (also the
+// "installed" evidence of collect_rdnafix).
+std::vector<std::string> rdnafix_module_paths(io::RootFs &fs, const std::string &release);
+
 // collect_kfd.cpp: the KFD topology nodes.
 std::vector<KfdNodeInfo> collect_kfd(io::RootFs &fs, std::vector<Unreadable> &u);
 

@@ -15,14 +15,8 @@ void collect_rdnafix(io::RootFs &fs, Rdnafix &r, const std::string &release,
 		     const std::vector<core::LoadedModule> &mods)
 {
 	auto &u = r.unreadable;
-	if (!release.empty() && release.find('/') == std::string::npos && release != "." && release != "..") {
-		for (const char *dir : {"updates/dkms", "updates", "extra", "kernel/extra", "misc"})
-			for (const char *ext : {".ko", ".ko.xz", ".ko.zst", ".ko.gz"}) {
-				std::string p = fmt::format("lib/modules/{}/{}/rdnafix{}", release, dir, ext);
-				if (fs.exists(p))
-					r.installed_paths.push_back("/" + p);
-			}
-	}
+	for (const auto &p : rdnafix_module_paths(fs, release))
+		r.installed_paths.push_back("/" + p);
 	r.installed = !r.installed_paths.empty();
 	if (has_module(mods, "rdnafix")) {
 		r.loaded = true;

@@ -134,3 +134,65 @@ rules::DeviceNoretryFacts noretry_facts(const Snapshot &s, const Device &d)
 }
 
 } // namespace rdnafix::machine
+
+namespace rdnafix::machine {
+
+std::string_view to_string(ImmutableKind k)
+{
+	switch (k) {
+	case ImmutableKind::nixos:
+		return "nixos";
+	case ImmutableKind::steamos:
+		return "steamos";
+	case ImmutableKind::ostree:
+		return "ostree";
+	case ImmutableKind::none:
+		break;
+	}
+	return "";
+}
+
+std::string_view to_string(InitramfsGenerator g)
+{
+	switch (g) {
+	case InitramfsGenerator::initramfs_tools:
+		return "initramfs-tools";
+	case InitramfsGenerator::dracut:
+		return "dracut";
+	case InitramfsGenerator::mkinitcpio:
+		return "mkinitcpio";
+	case InitramfsGenerator::none:
+		break;
+	}
+	return "";
+}
+
+std::string_view to_string(BootloaderKind k)
+{
+	switch (k) {
+	case BootloaderKind::grub:
+		return "grub";
+	case BootloaderKind::systemd_boot:
+		return "systemd-boot";
+	case BootloaderKind::kernelstub:
+		return "kernelstub";
+	case BootloaderKind::unknown:
+		break;
+	}
+	return "";
+}
+
+std::string_view to_string(SignatureState s)
+{
+	switch (s) {
+	case SignatureState::unsigned_module:
+		return "unsigned";
+	case SignatureState::signed_module:
+		return "signed";
+	case SignatureState::unknown:
+		break;
+	}
+	return "";
+}
+
+} // namespace rdnafix::machine

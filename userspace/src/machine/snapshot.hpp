@@ -4,6 +4,9 @@
 // by every verb.  Facts only: no verdict and no advice (status/ judges).
 // Closed sets are enums; each has one spelling function, to_string(), that
 // only renderers call.  No I/O here.
+#include "machine/boot.hpp"
+#include "machine/unreadable.hpp"
+
 #include "core/gpudb.hpp"
 #include "core/types.hpp"
 
@@ -15,13 +18,6 @@
 #include <vector>
 
 namespace rdnafix::machine {
-
-// An item that could not be read: which record field, from which path, and why.
-struct Unreadable {
-	std::string item;   // JSON key of the field that stays null, e.g. "vram_total_bytes"
-	std::string path;   // path relative to the root ("sys/bus/pci/devices/.../mem_info_vram_total")
-	std::string reason; // e.g. "No such file or directory", "not a number: 'garbage'"
-};
 
 // Where a device's gfx target comes from, in the order they are tried.
 enum class GfxTargetSource { unknown, kfd, libdrm, pci_id_table, gc_version };
@@ -190,6 +186,7 @@ struct Snapshot {
 	Rdnafix rdnafix;
 	Access access;
 	Environment environment;
+	BootConfig boot;               // what the next boot will do, and what may stop rdnafix loading
 	bool nothing_readable = false; // the root is unusable: exit 2
 	std::string nothing_readable_reason;
 };

@@ -191,4 +191,62 @@ void to_json(ordered_json &j, const Environment &e)
 	     {"unreadable", e.unreadable}};
 }
 
+void to_json(ordered_json &j, const ModuleFile &m)
+{
+	j = {{"path", "/" + m.path},
+	     {"signature", str_or_null(to_string(m.signature))},
+	     {"signer", str_or_null(m.signer)},
+	     {"reason", str_or_null(m.signature_reason)}};
+}
+
+void to_json(ordered_json &j, const InitramfsListing &l)
+{
+	j = {{"command", l.command}, {"ok", l.ok},           {"error", str_or_null(l.error)},
+	     {"amdgpu", l.amdgpu},   {"rdnafix", l.rdnafix}, {"conf", l.conf}};
+}
+
+void to_json(ordered_json &j, const InstalledKernel &k)
+{
+	j = {{"release", k.release},
+	     {"running", k.running},
+	     {"default_boot", k.default_boot},
+	     {"headers", k.headers},
+	     {"initramfs_image",
+	      k.initramfs_image.empty() ? ordered_json(nullptr) : ordered_json("/" + k.initramfs_image)},
+	     {"rdnafix_modules", k.rdnafix_modules}};
+}
+
+void to_json(ordered_json &j, const CmdlineVar &v)
+{
+	j = {{"file", "/" + v.file}, {"variable", str_or_null(v.variable)}, {"line", v.line}, {"value", v.value}};
+}
+
+void to_json(ordered_json &j, const SettingSource &v)
+{
+	j = {{"value", v.value},
+	     {"file", "/" + v.file},
+	     {"line", v.line ? ordered_json(v.line) : ordered_json(nullptr)}};
+}
+
+void to_json(ordered_json &j, const Setting &x)
+{
+	// The value the next boot uses and where it comes from.
+	const SettingSource *src = next_boot_source(x);
+	j = ordered_json::object();
+	j["module"] = x.module;
+	j["name"] = x.name;
+	j["configured"] = opt(x.next_boot);
+	j["source"] = !src ? ordered_json(nullptr)
+			   : ordered_json(x.modprobe && src == &*x.modprobe ? "modprobe.d" : "cmdline");
+	j["file"] = src ? ordered_json("/" + src->file) : ordered_json(nullptr);
+	j["line"] = src && src->line ? ordered_json(src->line) : ordered_json(nullptr);
+	j["live"] = opt(x.live);
+	j["state"] = std::string(to_string(x.state));
+	j["owned"] = x.owned;
+	j["modprobe"] = x.modprobe ? ordered_json(*x.modprobe) : ordered_json(nullptr);
+	j["modprobe_overridden"] = x.modprobe_others;
+	j["cmdline_now"] = x.cmdline_now ? ordered_json(x.cmdline_now->value) : ordered_json(nullptr);
+	j["cmdline_next"] = x.cmdline_next ? ordered_json(*x.cmdline_next) : ordered_json(nullptr);
+}
+
 } // namespace rdnafix::machine

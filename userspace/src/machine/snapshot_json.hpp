@@ -3,6 +3,7 @@
 // ADL), facts only, each enum through its to_string() spelling.  These are
 // the objects of `rdnactl status --json` (schema_version 1); status adds its
 // verdicts to them (status/render_json.cpp), and any verb can store them.
+#include "machine/settings.hpp"
 #include "machine/snapshot.hpp"
 
 #include <nlohmann/json.hpp>
@@ -20,5 +21,12 @@ void to_json(nlohmann::ordered_json &j, const Access &a);
 void to_json(nlohmann::ordered_json &j, const OverrideVar &o);
 void to_json(nlohmann::ordered_json &j, const VisibleVar &v);
 void to_json(nlohmann::ordered_json &j, const Environment &e);
+// The boot configuration's records (the `configuration` object of status).
+void to_json(nlohmann::ordered_json &j, const ModuleFile &m);
+void to_json(nlohmann::ordered_json &j, const InitramfsListing &l);
+void to_json(nlohmann::ordered_json &j, const InstalledKernel &k);
+void to_json(nlohmann::ordered_json &j, const CmdlineVar &v);
+void to_json(nlohmann::ordered_json &j, const SettingSource &v);
+void to_json(nlohmann::ordered_json &j, const Setting &x);
 
 } // namespace rdnafix::machine

@@ -128,6 +128,7 @@ Assessment assess(const Snapshot &snap)
 		a.nodes.push_back(judge_node(n, who));
 	for (const auto &o : snap.environment.overrides)
 		a.overrides.push_back(judge_override(o, snap));
+	a.settings = machine::configured_settings(snap);
 	return a;
 }
 

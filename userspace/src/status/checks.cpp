@@ -59,26 +59,21 @@ std::string where(const Param &p)
 std::string fix_param(const Param &p, std::string_view want)
 {
 	if (p.source == machine::ParamSource::cmdline)
-		return fmt::format("edit GRUB_CMDLINE_LINUX in /etc/default/grub: set {}.{}={} (or remove it), then "
-				   "update-grub and reboot",
-				   p.module, p.name, want);
-	if (p.source == machine::ParamSource::modprobe_d)
-		return fmt::format("edit {} line {}: options {} {}={} (or remove it), then update-initramfs -u and "
-				   "reboot",
-				   p.source_file, p.source_line, p.module, p.name, want);
-	return fmt::format("add 'options {} {}={}' to /etc/modprobe.d/{}.conf, then update-initramfs -u and reboot",
-			   p.module, p.name, want, p.module);
+		return fmt::format("rdnactl config set --cmdline {}.{}={}, then reboot", p.module, p.name, want);
+	std::string fix = fmt::format("rdnactl config set {}.{}={}, then reboot", p.module, p.name, want);
+	// kmod reads the files in name order: a later one would still win.
+	const std::string base = p.source_file.substr(p.source_file.rfind('/') + 1);
+	if (p.source == machine::ParamSource::modprobe_d && base > "rdnafix.conf")
+		fix += fmt::format(" (and remove line {} of {}: it is read after rdnafix.conf and would win)",
+				   p.source_line, p.source_file);
+	return fix;
 }
 
 Remedy set_param(const Param *p, std::string_view module, std::string_view name, std::string_view want)
 {
-	using machine::ParamSource;
-	if (p && p->source == ParamSource::cmdline)
+	if (p && p->source == machine::ParamSource::cmdline)
 		return KernelParam{KernelParam::Action::add, fmt::format("{}.{}", module, name), std::string(want)};
-	if (p && p->source == ParamSource::modprobe_d)
-		return ModuleOption{std::string(module), std::string(name), std::string(want), p->source_file};
-	return ModuleOption{std::string(module), std::string(name), std::string(want),
-			    fmt::format("/etc/modprobe.d/{}.conf", module)};
+	return ModuleOption{std::string(module), std::string(name), std::string(want), std::string(kOwnedConf)};
 }
 
 Remedy remove_param(const Param &p)
@@ -132,6 +127,8 @@ std::vector<Finding> evaluate(const Snapshot &snap, const Assessment &a)
 	detail::check_overrides(c);
 	detail::check_environment(c);
 	detail::check_rdnafix(c);
+	detail::check_config(c);
+	detail::check_security(c);
 	detail::check_unreadable(c);
 	std::stable_sort(c.out.begin(), c.out.end(),
 			 [](const Finding &a, const Finding &b) { return int(a.severity) > int(b.severity); });

@@ -12,6 +12,10 @@
 
 namespace rdnafix::status::detail {
 
+// The modprobe.d file rdnactl owns (`rdnactl config` writes it): where every
+// module-option remedy that sets a value goes.
+inline constexpr std::string_view kOwnedConf = "/etc/modprobe.d/rdnafix.conf";
+
 // The ISA-safe override value for a native target name, "" if none.
 std::string safe_override_for(std::string_view native);
 // The catalogue severity of a check id.
@@ -37,8 +41,9 @@ std::vector<const Device *> amd_devices(const Snapshot &s);
 std::string dev_label(const Device &d);
 // Where a parameter is set, for messages.
 std::string where(const Param &p);
-// How to change a parameter to `want` where it is set (`p` may be absent:
-// not set anywhere), as text and as data.
+// How to change a parameter to `want` (`p` may be absent: not set anywhere),
+// as text and as data: `rdnactl config set [--cmdline]`, i.e. the owned
+// modprobe.d file, or the kernel command line where the value is set there.
 std::string fix_param(const Param &p, std::string_view want);
 Remedy set_param(const Param *p, std::string_view module, std::string_view name, std::string_view want);
 // The change that removes a parameter where it is set.
@@ -56,6 +61,30 @@ struct OverrideAdvice {
 };
 std::optional<OverrideAdvice> override_advice(const Snapshot &s);
 
+// Distribution-aware boot advice (advice_boot.cpp), from BootConfig.
+// The command that rebuilds every installed kernel's initramfs ("" when
+// there is no generator): update-initramfs -u -k all | dracut -f
+// --regenerate-all | mkinitcpio -P.
+std::string initramfs_command(const machine::BootConfig &b);
+// "<initramfs command>, then reboot" when `regenerate` and there is a
+// generator; else "reboot".
+std::string regenerate_then_reboot(const machine::BootConfig &b, bool regenerate);
+// How to install the headers of kernel `release` on this distribution, and the
+// package as a remedy (nullopt when the distribution is not known).
+std::string headers_command(const machine::BootConfig &b, const std::string &release);
+std::optional<Remedy> headers_remedy(const machine::BootConfig &b, const std::string &release);
+// The kernel that runs / that boots by default, nullptr when not installed.
+const machine::InstalledKernel *running_kernel(const machine::BootConfig &b);
+const machine::InstalledKernel *default_kernel(const machine::BootConfig &b);
+// The image of `k` is older than the module configuration.
+bool initramfs_stale(const machine::BootConfig &b, const machine::InstalledKernel &k);
+// The module configuration (modprobe.d, owned files) is newer than this boot.
+bool configured_after_boot(const machine::BootConfig &b);
+// rdnafix is configured: an rdnafix option, or a softdep that loads it.
+bool rdnafix_configured(const Snapshot &s, const std::vector<machine::Setting> &settings);
+// Removes the findings `id` with `subject` (a finding another one explains).
+void drop(Ctx &c, std::string_view id, std::string_view subject);
+
 void check_devices(Ctx &c);
 void check_driver(Ctx &c);
 void check_memory(Ctx &c);
@@ -64,5 +93,7 @@ void check_overrides(Ctx &c);
 void check_environment(Ctx &c);
 void check_rdnafix(Ctx &c);
 void check_unreadable(Ctx &c);
+void check_config(Ctx &c);   // RDNA-CFG-001..003 (checks_config.cpp)
+void check_security(Ctx &c); // RDNA-CFG-004..006 (checks_security.cpp)
 
 } // namespace rdnafix::status::detail

@@ -37,9 +37,8 @@ void check_driver(Ctx &c)
 		const Param *p = machine::find_param(s, "amdgpu", "noretry");
 		std::string fix = p && p->source != machine::ParamSource::default_value
 					  ? fix_param(*p, "1")
-					  : "add 'options amdgpu noretry=1' to /etc/modprobe.d/amdgpu.conf, then "
-					    "update-initramfs -u and reboot (or load rdnafix with noretry=1 for this "
-					    "device only)";
+					  : "rdnactl config set amdgpu.noretry=1, then reboot (or rdnactl config set "
+					    "noretry=1: rdnafix sets it for the RDNA1 devices only)";
 		c.add("RDNA-DRV-003", dev_label(*d),
 		      fmt::format("noretry={} in effect on an RDNA1 GPU ({})", *nr.value, nr.explanation),
 		      "with retry faults enabled, a GPU page/permission fault on GFX10.1 loops in the UTCL2 instead of "
@@ -76,8 +75,14 @@ void check_driver(Ctx &c)
 			      : "gttsize is deprecated ('Configuring gttsize via module parameter is deprecated, "
 				"please "
 				"use ttm.pages_limit'); the TTM pages_limit caps GTT anyway",
-		      "remove it and set the GTT size with 'options ttm pages_limit=<GiB*262144>' (amdttm with "
-		      "amdgpu-dkms), then update-initramfs -u and reboot",
+		      p->source == machine::ParamSource::cmdline
+			      ? fmt::format(
+					"rdnactl config unset --cmdline amdgpu.{}, and set the GTT size with rdnactl "
+					"config set ttm-limit=<size> (ttm pages_limit), then reboot",
+					name)
+			      : fmt::format("remove {} from line {} of {} and set the GTT size with rdnactl config set "
+					    "ttm-limit=<size> (ttm pages_limit), then {}",
+					    name, p->source_line, p->source_file, regenerate_then_reboot(s.boot, true)),
 		      {remove_param(*p)});
 	}
 	for (const auto &p : s.driver.params) {
@@ -86,8 +91,11 @@ void check_driver(Ctx &c)
 			      fmt::format("{}:{} sets {}={} but the kernel command line sets {}={}", p.overridden_file,
 					  p.overridden_line, p.name, p.overridden_value, p.name, p.configured_value),
 			      "the command line wins; editing the modprobe.d file alone changes nothing",
-			      fmt::format("keep one place: remove {}.{}= from the command line or the line from {}",
-					  p.module, p.name, p.overridden_file));
+			      fmt::format("rdnactl config set --cmdline {}.{}={}, then reboot (the command line then "
+					  "agrees with {})",
+					  p.module, p.name, p.overridden_value, p.overridden_file),
+			      {KernelParam{KernelParam::Action::add, fmt::format("{}.{}", p.module, p.name),
+					   p.overridden_value}});
 		if (p.source != machine::ParamSource::default_value && p.live_value) {
 			auto eq = rules::param_values_equal(p.configured_value, *p.live_value);
 			if (eq && !*eq)
@@ -98,7 +106,7 @@ void check_driver(Ctx &c)
 				      "regenerated, "
 				      "not rebooted, or the option is misspelled/for another module)",
 				      p.source == machine::ParamSource::modprobe_d
-					      ? "update-initramfs -u, then reboot"
+					      ? regenerate_then_reboot(s.boot, true)
 					      : "reboot (the command line is read at boot)");
 		}
 	}

@@ -1,6 +1,7 @@
 // Checks: the memory an APU can map for the GPU (GTT / TTM limit).
 #include "checks.hpp"
 
+#include "core/parse.hpp"
 #include "core/rules.hpp"
 
 #include <algorithm>
@@ -30,6 +31,16 @@ void check_memory(Ctx &c)
 			continue;
 		std::uint64_t want_gib = ram * 3 / 4 >> 30;
 		const std::string module = c.s.driver.amdttm_pages_limit ? "amdttm" : "ttm";
+		// A limit that is configured but not in effect yet is RDNA-CFG-001/002's or
+		// RDNA-DRV-007's: asking for it again would lower it when it is the larger one.
+		bool configured_enough = false;
+		for (const auto &x : c.a.settings)
+			if (x.module == module && x.name == "pages_limit" && x.next_boot &&
+			    x.state != machine::SettingState::in_effect)
+				if (auto pages = core::parse_u64(*x.next_boot))
+					configured_enough = configured_enough || *pages * 4096 * 4 >= ram * 3;
+		if (configured_enough)
+			continue;
 		c.add("RDNA-MEM-001", dev_label(*d),
 		      fmt::format(
 			      "APU can map at most {:.1f} GiB of {:.1f} GiB RAM (GTT {}, TTM limit {})",
@@ -41,11 +52,11 @@ void check_memory(Ctx &c)
 				      : "unknown"),
 		      "on an APU, ROCm allocations come from GTT; larger models fail with out-of-memory although RAM "
 		      "is free (TTM defaults to half of RAM)",
-		      fmt::format("echo 'options {} pages_limit={}' > /etc/modprobe.d/ttm.conf; update-initramfs -u; "
-				  "reboot (pages_limit = GiB * 262144, here {} GiB)",
-				  module, want_gib * 262144, want_gib),
+		      fmt::format("rdnactl config set ttm-limit={}G, then reboot (writes 'options {} pages_limit={}': "
+				  "GiB * 262144)",
+				  want_gib, module, want_gib * 262144),
 		      {ModuleOption{module, "pages_limit", std::to_string(want_gib * 262144),
-				    "/etc/modprobe.d/ttm.conf"}});
+				    std::string(kOwnedConf)}});
 	}
 }
 

@@ -7,6 +7,7 @@
 // No I/O.
 #include "remedy.hpp"
 
+#include "machine/settings.hpp"
 #include "machine/snapshot.hpp"
 
 #include "core/rules.hpp"
@@ -89,6 +90,7 @@ struct Assessment {
 	std::vector<rules::DeviceNoretry> noretry;             // per snap.devices
 	std::vector<NodeAccess> nodes;                         // per snap.access.nodes
 	std::vector<std::vector<OverrideJudgement>> overrides; // per snap.environment.overrides
+	std::vector<machine::Setting> settings;                // machine::configured_settings(snap)
 };
 Assessment assess(const Snapshot &snap);
 

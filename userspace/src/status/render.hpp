@@ -17,6 +17,11 @@ void to_json(nlohmann::ordered_json &j, const Finding &f);
 nlohmann::ordered_json to_json(const Snapshot &s, const Assessment &a, const std::vector<Finding> &findings);
 std::string render_text(const Snapshot &s, const Assessment &a, const std::vector<Finding> &findings, bool colour);
 
+// The Configuration part (render_config.cpp): the `configuration` object and
+// the text section's lines.
+nlohmann::ordered_json configuration_json(const Snapshot &s, const Assessment &a);
+std::vector<std::string> configuration_lines(const Snapshot &s, const Assessment &a);
+
 // `rdnactl env`: shell lines.
 std::string render_env(const std::vector<Export> &exports, Shell shell);
 

@@ -82,6 +82,7 @@ ordered_json to_json(const Snapshot &s, const Assessment &a, const std::vector<F
 	j["devices"] = devs;
 	j["driver"] = s.driver;
 	j["rdnafix"] = s.rdnafix;
+	j["configuration"] = configuration_json(s, a);
 
 	ordered_json access = s.access;
 	ordered_json nodes = ordered_json::array();

@@ -67,6 +67,7 @@ public:
 	void devices();
 	void driver();
 	void rdnafix();
+	void configuration();
 	void access();
 	void environment();
 	void findings(const std::vector<Finding> &findings);
@@ -222,6 +223,14 @@ void Text::rdnafix()
 	unreadable(r.unreadable);
 }
 
+void Text::configuration()
+{
+	line("");
+	line(st_.head("Configuration"));
+	for (auto &l : configuration_lines(s_, a_))
+		line(l);
+}
+
 void Text::access()
 {
 	const auto &acc = s_.access;
@@ -307,6 +316,7 @@ std::string render_text(const Snapshot &s, const Assessment &a, const std::vecto
 	t.devices();
 	t.driver();
 	t.rdnafix();
+	t.configuration();
 	t.access();
 	t.environment();
 	t.findings(findings);

@@ -1,0 +1,157 @@
+// The Configuration part of `rdnactl status`: what is configured for the
+// modules rdnactl manages against what is in effect (machine/settings.hpp),
+// the initramfs and boot loader the next boot uses, the installed kernels and
+// their rdnafix modules, Secure Boot, lockdown and taint.  JSON object and
+// text lines; pure.
+#include "checks.hpp"
+#include "render.hpp"
+
+#include "machine/snapshot_json.hpp"
+
+#include <fmt/format.h>
+
+namespace rdnafix::status {
+
+using nlohmann::ordered_json;
+
+namespace {
+
+template <class T> ordered_json opt(const std::optional<T> &v)
+{
+	return v ? ordered_json(*v) : ordered_json(nullptr);
+}
+
+ordered_json str_or_null(std::string_view s)
+{
+	return s.empty() ? ordered_json(nullptr) : ordered_json(std::string(s));
+}
+
+// The kernel whose initramfs the report shows: the running one, else the default.
+const machine::InstalledKernel *shown_kernel(const machine::BootConfig &b)
+{
+	const auto *k = detail::running_kernel(b);
+	return k ? k : detail::default_kernel(b);
+}
+
+const machine::ConfigFile *owned_conf(const machine::BootConfig &b)
+{
+	for (const auto &f : b.owned)
+		if (f.path == machine::kOwnedModprobe)
+			return &f;
+	return nullptr;
+}
+
+std::string yes_no(const std::optional<bool> &v, const char *yes, const char *no)
+{
+	return v ? (*v ? yes : no) : "unknown";
+}
+
+} // namespace
+
+ordered_json configuration_json(const Snapshot &s, const Assessment &a)
+{
+	const auto &b = s.boot;
+	ordered_json j;
+	const auto *own = owned_conf(b);
+	j["file"] = "/" + std::string(machine::kOwnedModprobe);
+	j["present"] = own && own->exists;
+	j["settings"] = a.settings;
+	ordered_json ir;
+	ir["generator"] = str_or_null(to_string(b.initramfs));
+	const auto *k = shown_kernel(b);
+	ir["kernel"] = k ? ordered_json(k->release) : ordered_json(nullptr);
+	ir["image"] = k && !k->initramfs_image.empty() ? ordered_json("/" + k->initramfs_image) : ordered_json(nullptr);
+	ir["older_than_config"] = k && detail::initramfs_stale(b, *k);
+	ir["listed"] = k && k->initramfs_listing ? ordered_json(*k->initramfs_listing) : ordered_json(nullptr);
+	j["initramfs"] = ir;
+	j["boot_loader"] = {{"kind", str_or_null(to_string(b.bootloader))},
+			    {"evidence", str_or_null(b.bootloader_evidence)},
+			    {"cmdline_vars", b.cmdline_vars},
+			    {"problems", b.cmdline_problems}};
+	j["kernels"] = b.kernels;
+	j["os"] = {{"id", str_or_null(b.os.id)},
+		   {"version_id", str_or_null(b.os.version_id)},
+		   {"pretty_name", str_or_null(b.os.pretty_name)}};
+	j["immutable"] = str_or_null(to_string(b.immutable));
+	j["secure_boot"] = opt(b.secure_boot);
+	j["lockdown"] = opt(b.lockdown);
+	j["mok_key"] = b.mok_key.empty() ? ordered_json(nullptr) : ordered_json("/" + b.mok_key);
+	j["mok_enrolled"] = opt(b.mok_enrolled);
+	j["tainted"] = opt(b.tainted);
+	j["rdnafix_taint"] = opt(b.rdnafix_taint);
+	j["unreadable"] = b.unreadable;
+	return j;
+}
+
+std::vector<std::string> configuration_lines(const Snapshot &s, const Assessment &a)
+{
+	const auto &b = s.boot;
+	std::vector<std::string> out;
+	auto line = [&](std::string l) { out.push_back(std::move(l)); };
+	const auto *own = owned_conf(b);
+	line(fmt::format("  owned file      /{} ({})", machine::kOwnedModprobe,
+			 own && own->exists ? "present" : "absent"));
+	if (a.settings.empty())
+		line("  settings        none (no rdnafix, amdgpu, ttm or amdttm parameter is set)");
+	for (const auto &x : a.settings) {
+		const machine::SettingSource *src = machine::next_boot_source(x);
+		std::string where = !src        ? "-"
+				    : src->line ? fmt::format("/{}:{}", src->file, src->line)
+						: "/" + src->file;
+		line(fmt::format("  {:<28} {:<12} {:<17} {} (running: {})", x.module + "." + x.name,
+				 x.next_boot.value_or("(unset)"), to_string(x.state), where,
+				 x.live                                ? *x.live
+				 : machine::module_loaded(s, x.module) ? "unknown"
+								       : "not loaded"));
+		for (const auto &o : x.modprobe_others)
+			line(fmt::format("  {:<28} {:<12} overrides /{}:{}", "", o.value, o.file, o.line));
+	}
+	const auto *k = shown_kernel(b);
+	std::string img = "none found";
+	if (k && !k->initramfs_image.empty()) {
+		img = "/" + k->initramfs_image;
+		if (detail::initramfs_stale(b, *k))
+			img += " (older than the configuration)";
+		if (const auto &l = k->initramfs_listing)
+			img += l->ok ? fmt::format("; amdgpu {}, rdnafix.ko {}, rdnafix.conf {}",
+						   l->amdgpu ? "in" : "not in", l->rdnafix ? "in" : "not in",
+						   l->conf ? "in" : "not in")
+				     : "; not listed: " + l->error;
+	}
+	line(fmt::format("  initramfs       {}{}",
+			 b.initramfs == machine::InitramfsGenerator::none ? "no generator found"
+									  : std::string(to_string(b.initramfs)),
+			 k ? ", " + img : ""));
+	line(fmt::format("  boot loader     {}",
+			 b.bootloader == machine::BootloaderKind::unknown
+				 ? "unknown"
+				 : fmt::format("{} ({})", to_string(b.bootloader), b.bootloader_evidence)));
+	for (const auto &v : b.cmdline_vars)
+		line(fmt::format("    /{}:{} {}=\"{}\"", v.file, v.line, v.variable.empty() ? "cmdline" : v.variable,
+				 v.value));
+	for (const auto &kk : b.kernels) {
+		std::string mods;
+		for (const auto &m : kk.rdnafix_modules)
+			mods += fmt::format("{}/{} ({}{})", mods.empty() ? "" : ", ", m.path,
+					    m.signature == machine::SignatureState::unknown ? "signature unknown"
+											    : to_string(m.signature),
+					    m.signer.empty() ? "" : ": " + m.signer);
+		line(fmt::format("  kernel {}{}{}{}: rdnafix {}", kk.release, kk.running ? ", running" : "",
+				 kk.default_boot ? ", default" : "", kk.headers ? ", headers" : ", no headers",
+				 mods.empty() ? "not built" : mods));
+	}
+	line(fmt::format("  secure boot     {}; lockdown {}{}", yes_no(b.secure_boot, "on", "off"),
+			 b.lockdown.value_or("unknown"),
+			 b.mok_key.empty() ? ""
+					   : fmt::format("; DKMS key /{} {}", b.mok_key,
+							 yes_no(b.mok_enrolled, "enrolled", "not enrolled"))));
+	if (b.tainted || b.rdnafix_taint)
+		line(fmt::format("  taint           kernel {}{}", b.tainted ? std::to_string(*b.tainted) : "unknown",
+				 b.rdnafix_taint ? "; rdnafix " + (b.rdnafix_taint->empty() ? "none" : *b.rdnafix_taint)
+						 : ""));
+	for (const auto &u : b.unreadable)
+		line(fmt::format("  {:<15} {}: {}", u.item, u.path, u.reason));
+	return out;
+}
+
+} // namespace rdnafix::status
