@@ -49,7 +49,9 @@ kline() { dmesg | grep -n -m1 -E "$1" | cut -d: -f1; }
 assert_loaded_early() {
 	local rf amd sd state
 	rf=$(kline 'rdnafix: version [^ ]+ loaded')
-	amd=$(kline '\[drm\] amdgpu kernel modesetting enabled')
+	# amdgpu's own first message: "[drm] amdgpu kernel modesetting enabled." (6.1)
+	# or KFD's "amdgpu: Virtual CRAT table created for CPU" (6.12, no GPU needed)
+	amd=$(kline '^\[ *[0-9.]+\] (\[drm\] )?amdgpu[ :]')
 	sd=$(kline 'systemd\[1\]: ')
 	state=$(dmesg | grep -m1 -oE 'rdnafix: version [^ ]+ loaded, amdgpu [a-z]+' | awk '{print $NF}')
 	check rdnafix_loaded "/sys/module/rdnafix present" "/sys/module/rdnafix missing" -- test -d /sys/module/rdnafix
@@ -58,16 +60,18 @@ assert_loaded_early() {
 		fail "rdnafix_before_amdgpu no 'rdnafix: version ... loaded' line in the kernel log"
 	elif [[ $state != absent ]]; then
 		fail "rdnafix_before_amdgpu rdnafix's load line says amdgpu '$state' (absent expected: amdgpu was there first)"
-	elif [[ -n $amd && $amd -lt $rf ]]; then
+	elif [[ -z $amd ]]; then
+		fail "rdnafix_before_amdgpu no line of amdgpu's in the kernel log"
+	elif [[ $amd -lt $rf ]]; then
 		fail "rdnafix_before_amdgpu amdgpu's first line (kernel log line $amd) precedes rdnafix's (line $rf)"
 	else
 		pass "rdnafix_before_amdgpu rdnafix loaded (log line $rf) while amdgpu was absent;" \
-			"amdgpu's first line: ${amd:-not printed by this kernel}; amdgpu now $(cat /sys/kernel/rdnafix/amdgpu 2>/dev/null)"
+			"amdgpu's first line at $amd; amdgpu now $(cat /sys/kernel/rdnafix/amdgpu 2>/dev/null)"
 	fi
 	if [[ -z $sd ]]; then
 		fail "rdnafix_from_initramfs no 'systemd[1]:' line in the kernel log to place switch_root"
-	elif [[ -n $rf && $rf -lt $sd && (-z $amd || $amd -lt $sd) ]]; then
-		pass "rdnafix_from_initramfs rdnafix (line $rf) and amdgpu (${amd:-no line}) before systemd's first line ($sd), i.e. before switch_root"
+	elif [[ -n $rf && -n $amd && $rf -lt $sd && $amd -lt $sd ]]; then
+		pass "rdnafix_from_initramfs rdnafix (line $rf) and amdgpu (line $amd) before systemd's first line ($sd), i.e. before switch_root"
 	else
 		fail "rdnafix_from_initramfs rdnafix line '${rf:-none}', amdgpu line '${amd:-none}', first systemd[1] line $sd"
 	fi
