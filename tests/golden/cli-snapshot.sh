@@ -6,8 +6,8 @@
 #
 # For every fixture machine: status --json, status --color never, env (sh and
 # fish), each with its exit code; then validate --list (text and JSON) and the
-# --help of every verb.  Paths to the checkout are replaced by @TOP@ so two
-# checkouts give the same bytes.
+# --help of every verb and of config's subcommands.  Paths to the checkout are
+# replaced by @TOP@ so two checkouts give the same bytes.
 set -euo pipefail
 rdnactl=$(realpath "$1")
 out=$2
@@ -38,8 +38,12 @@ done
 run validate-list validate --list
 run validate-list-json validate --list --json
 run help --help
-for verb in status env validate history; do
+for verb in status env validate history fix; do
 	run "help-$verb" "$verb" --help
+done
+run help-config config --help
+for sub in show set unset undo; do
+	run "help-config-$sub" config "$sub" --help
 done
 run no-verb
 run typo stauts

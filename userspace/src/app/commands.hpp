@@ -9,4 +9,6 @@ void add_status_command(CLI::App &app, int *rc);
 void add_env_command(CLI::App &app, int *rc);
 void add_validate_command(CLI::App &app, int *rc);
 void add_history_command(CLI::App &app, int *rc);
+void add_config_command(CLI::App &app, int *rc);
+void add_fix_command(CLI::App &app, int *rc);
 } // namespace rdnafix

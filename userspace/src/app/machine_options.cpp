@@ -16,6 +16,11 @@ void add_machine_options(CLI::App &sub, MachineArgs &args)
 		->type_name("NAME");
 }
 
+void add_root_option(CLI::App &sub, std::string &root, const std::string &help)
+{
+	sub.add_option("--root", root, help)->type_name("DIR");
+}
+
 machine::CollectOptions collect_options(const MachineArgs &args)
 {
 	machine::CollectOptions c;

@@ -16,6 +16,8 @@ struct MachineArgs {
 };
 
 void add_machine_options(CLI::App &sub, MachineArgs &args);
+// --root DIR alone (config: acts on a mounted system), with the verb's help text.
+void add_root_option(CLI::App &sub, std::string &root, const std::string &help);
 machine::CollectOptions collect_options(const MachineArgs &args);
 
 } // namespace rdnafix::app

@@ -14,6 +14,7 @@ namespace rdnafix::config {
 
 namespace {
 
+using detail::edit_words;
 using detail::normalize_param;
 using detail::word_of;
 using detail::words_for;
@@ -199,19 +200,7 @@ void kernel_cmdline_file(const machine::Snapshot &s, const std::vector<CmdlineCh
 
 void kernelstub(const machine::Snapshot &s, const std::vector<CmdlineChange> &changes, Plan &p)
 {
-	std::vector<std::string> del, add;
-	for (const auto &c : changes) {
-		const std::string want = word_of(c);
-		bool present = false;
-		for (auto &w : words_for(s.driver.cmdline, c.param)) {
-			if (w == want)
-				present = true;
-			else
-				del.push_back(std::move(w));
-		}
-		if (c.value && !present)
-			add.push_back(want);
-	}
+	auto [del, add] = edit_words(s.driver.cmdline, changes);
 	if (!del.empty())
 		p.commands.push_back(
 			{{"kernelstub", "-d", join(del)}, "delete the old words from kernelstub's options"});

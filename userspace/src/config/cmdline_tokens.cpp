@@ -150,4 +150,22 @@ std::string edit_cmdline(std::string_view text, const std::vector<CmdlineChange>
 	return out;
 }
 
+WordEdit edit_words(std::string_view text, const std::vector<CmdlineChange> &changes)
+{
+	WordEdit e;
+	for (const auto &c : changes) {
+		const std::string want = word_of(c);
+		bool present = false;
+		for (auto &w : words_for(text, c.param)) {
+			if (w == want)
+				present = true;
+			else
+				e.remove.push_back(std::move(w));
+		}
+		if (c.value && !present)
+			e.add.push_back(want);
+	}
+	return e;
+}
+
 } // namespace rdnafix::config::detail

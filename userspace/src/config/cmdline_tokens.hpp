@@ -27,6 +27,14 @@ std::vector<std::string> words_for(std::string_view text, std::string_view param
 // "amdgpu.noretry=1" for a set; "" for a removal.
 std::string word_of(const CmdlineChange &c);
 
+// What a word-based tool (kernelstub, rpm-ostree kargs) must delete from and
+// add to the command line `text` for `changes`: every word of a changed
+// parameter that is not the wanted one, and the wanted words not yet there.
+struct WordEdit {
+	std::vector<std::string> remove, add;
+};
+WordEdit edit_words(std::string_view text, const std::vector<CmdlineChange> &changes);
+
 // Why `c` is refused ("" when valid): a parameter outside amdgpu./rdnafix./
 // ttm./amdttm., characters the boot loaders would need quoting for, a
 // duplicate in `all`.

@@ -10,6 +10,7 @@ namespace rdnafix::config {
 
 namespace {
 
+using detail::edit_words;
 using detail::word_of;
 using detail::words_for;
 
@@ -131,18 +132,11 @@ std::string ostree(const machine::Snapshot &s, const std::vector<std::string> &l
 				      "/" + s.boot.immutable_evidence);
 	if (!cmdline.empty()) {
 		std::vector<std::string> args;
-		for (const auto &c : cmdline) {
-			const std::string want = word_of(c);
-			bool present = false;
-			for (auto &w : words_for(s.driver.cmdline, c.param)) {
-				if (w == want)
-					present = true;
-				else
-					args.push_back("--delete=" + w);
-			}
-			if (c.value && !present)
-				args.push_back("--append=" + want);
-		}
+		auto edit = edit_words(s.driver.cmdline, cmdline);
+		for (const auto &w : edit.remove)
+			args.push_back("--delete=" + w);
+		for (const auto &w : edit.add)
+			args.push_back("--append=" + w);
 		if (args.empty())
 			out += "Kernel arguments: already as configured (rpm-ostree kargs shows them).\n";
 		else

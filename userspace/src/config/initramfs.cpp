@@ -187,20 +187,9 @@ std::optional<Command> list_command(const machine::Snapshot &s, const machine::I
 {
 	if (k.initramfs_image.empty())
 		return std::nullopt;
-	const char *lister = nullptr;
-	switch (s.boot.initramfs) {
-	case InitramfsGenerator::initramfs_tools:
-		lister = "lsinitramfs";
-		break;
-	case InitramfsGenerator::dracut:
-		lister = "lsinitrd";
-		break;
-	case InitramfsGenerator::mkinitcpio:
-		lister = "lsinitcpio";
-		break;
-	case InitramfsGenerator::none:
+	const std::string lister(machine::lister_for(s.boot.initramfs));
+	if (lister.empty())
 		return std::nullopt;
-	}
 	return Command{{lister, abs(k.initramfs_image)},
 		       fmt::format("list the initramfs of {} ({})", k.release, abs(k.initramfs_image))};
 }

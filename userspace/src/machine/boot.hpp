@@ -23,6 +23,8 @@ std::string_view to_string(ImmutableKind k); // "", "nixos", "steamos", "ostree"
 
 enum class InitramfsGenerator { none, initramfs_tools, dracut, mkinitcpio };
 std::string_view to_string(InitramfsGenerator g); // "", "initramfs-tools", "dracut", "mkinitcpio"
+// The generator's own lister of an image: "lsinitramfs", "lsinitrd", "lsinitcpio"; "" for none.
+std::string_view lister_for(InitramfsGenerator g);
 
 enum class BootloaderKind { unknown, grub, systemd_boot, kernelstub };
 std::string_view to_string(BootloaderKind k); // "", "grub", "systemd-boot", "kernelstub"

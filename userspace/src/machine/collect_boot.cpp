@@ -294,9 +294,7 @@ void newest_config(BootConfig &b)
 InitramfsListing list_image(io::RootFs &fs, InitramfsGenerator g, const std::string &image)
 {
 	InitramfsListing l;
-	const char *lister = g == InitramfsGenerator::dracut       ? "lsinitrd"
-			     : g == InitramfsGenerator::mkinitcpio ? "lsinitcpio"
-								   : "lsinitramfs";
+	const std::string lister(lister_for(g == InitramfsGenerator::none ? InitramfsGenerator::initramfs_tools : g));
 	auto host = fs.host_path(image);
 	if (!host) {
 		l.error = host.error().reason();

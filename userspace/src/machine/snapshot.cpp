@@ -167,6 +167,21 @@ std::string_view to_string(InitramfsGenerator g)
 	return "";
 }
 
+std::string_view lister_for(InitramfsGenerator g)
+{
+	switch (g) {
+	case InitramfsGenerator::initramfs_tools:
+		return "lsinitramfs";
+	case InitramfsGenerator::dracut:
+		return "lsinitrd";
+	case InitramfsGenerator::mkinitcpio:
+		return "lsinitcpio";
+	case InitramfsGenerator::none:
+		break;
+	}
+	return "";
+}
+
 std::string_view to_string(BootloaderKind k)
 {
 	switch (k) {

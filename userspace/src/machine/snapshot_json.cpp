@@ -13,19 +13,10 @@ namespace rdnafix::machine {
 
 using nlohmann::ordered_json;
 
-namespace {
-
-template <class T> ordered_json opt(const std::optional<T> &v)
-{
-	return v ? ordered_json(*v) : ordered_json(nullptr);
-}
-
-ordered_json str_or_null(std::string_view s)
+ordered_json json_str_or_null(std::string_view s)
 {
 	return s.empty() ? ordered_json(nullptr) : ordered_json(std::string(s));
 }
-
-} // namespace
 
 void to_json(ordered_json &j, const Unreadable &u)
 {
@@ -35,35 +26,35 @@ void to_json(ordered_json &j, const Unreadable &u)
 void to_json(ordered_json &o, const Device &d)
 {
 	o = ordered_json::object();
-	o["pci_bdf"] = str_or_null(d.pci_bdf);
-	o["pci_id"] = str_or_null(pci_id(d));
-	o["vendor_id"] = opt(d.vendor_id);
-	o["device_id"] = opt(d.device_id);
-	o["subsystem_vendor_id"] = opt(d.subsystem_vendor_id);
-	o["subsystem_device_id"] = opt(d.subsystem_device_id);
-	o["revision"] = opt(d.revision);
-	o["pci_class"] = opt(d.pci_class);
-	o["driver"] = str_or_null(d.driver);
-	o["card"] = str_or_null(d.card);
-	o["render_node"] = str_or_null(d.render_node);
+	o["pci_bdf"] = json_str_or_null(d.pci_bdf);
+	o["pci_id"] = json_str_or_null(pci_id(d));
+	o["vendor_id"] = json_opt(d.vendor_id);
+	o["device_id"] = json_opt(d.device_id);
+	o["subsystem_vendor_id"] = json_opt(d.subsystem_vendor_id);
+	o["subsystem_device_id"] = json_opt(d.subsystem_device_id);
+	o["revision"] = json_opt(d.revision);
+	o["pci_class"] = json_opt(d.pci_class);
+	o["driver"] = json_str_or_null(d.driver);
+	o["card"] = json_str_or_null(d.card);
+	o["render_node"] = json_str_or_null(d.render_node);
 	o["is_amd"] = d.is_amd;
-	o["gfx_target"] = opt(d.gfx_target);
-	o["gfx_target_source"] = str_or_null(to_string(d.gfx_target_source));
-	o["gc_version"] = opt(d.gc_version);
+	o["gfx_target"] = json_opt(d.gfx_target);
+	o["gfx_target_source"] = json_str_or_null(to_string(d.gfx_target_source));
+	o["gc_version"] = json_opt(d.gc_version);
 	o["generation"] =
 		d.generation ? ordered_json(std::string(gpudb::to_string(*d.generation))) : ordered_json(nullptr);
-	o["apu"] = opt(d.apu);
-	o["codename"] = str_or_null(d.codename);
-	o["marketing_name"] = opt(d.marketing_name);
-	o["marketing_name_source"] = str_or_null(to_string(d.marketing_name_source));
-	o["vram_total_bytes"] = opt(d.vram_total_bytes);
-	o["gtt_total_bytes"] = opt(d.gtt_total_bytes);
-	o["kfd_node"] = opt(d.kfd_node);
-	o["kfd_gpu_index"] = opt(d.kfd_gpu_index);
-	o["kfd_gpu_id"] = opt(d.kfd_gpu_id);
-	o["kfd_gfx_target_version"] = opt(d.kfd_gfx_target_version);
-	o["libdrm_family_id"] = opt(d.libdrm_family_id);
-	o["libdrm_external_rev"] = opt(d.libdrm_external_rev);
+	o["apu"] = json_opt(d.apu);
+	o["codename"] = json_str_or_null(d.codename);
+	o["marketing_name"] = json_opt(d.marketing_name);
+	o["marketing_name_source"] = json_str_or_null(to_string(d.marketing_name_source));
+	o["vram_total_bytes"] = json_opt(d.vram_total_bytes);
+	o["gtt_total_bytes"] = json_opt(d.gtt_total_bytes);
+	o["kfd_node"] = json_opt(d.kfd_node);
+	o["kfd_gpu_index"] = json_opt(d.kfd_gpu_index);
+	o["kfd_gpu_id"] = json_opt(d.kfd_gpu_id);
+	o["kfd_gfx_target_version"] = json_opt(d.kfd_gfx_target_version);
+	o["libdrm_family_id"] = json_opt(d.libdrm_family_id);
+	o["libdrm_external_rev"] = json_opt(d.libdrm_external_rev);
 	o["unreadable"] = d.unreadable;
 }
 
@@ -73,10 +64,10 @@ void to_json(ordered_json &o, const Param &p)
 	o = ordered_json::object();
 	o["module"] = p.module;
 	o["name"] = p.name;
-	o["value"] = opt(p.live_value);
+	o["value"] = json_opt(p.live_value);
 	o["source"] = std::string(to_string(p.source));
 	o["configured_value"] = set ? ordered_json(p.configured_value) : ordered_json(nullptr);
-	o["source_file"] = str_or_null(p.source_file);
+	o["source_file"] = json_str_or_null(p.source_file);
 	o["source_line"] = p.source_line ? ordered_json(p.source_line) : ordered_json(nullptr);
 	if (!p.overridden_file.empty())
 		o["overridden"] = {{"value", p.overridden_value},
@@ -89,15 +80,15 @@ void to_json(ordered_json &o, const Param &p)
 void to_json(ordered_json &j, const Driver &d)
 {
 	j = {{"amdgpu_loaded", d.amdgpu_loaded},
-	     {"initstate", opt(d.initstate)},
-	     {"kernel_release", str_or_null(d.kernel_release)},
-	     {"kernel_version", str_or_null(d.kernel_version_line)},
+	     {"initstate", json_opt(d.initstate)},
+	     {"kernel_release", json_str_or_null(d.kernel_release)},
+	     {"kernel_version", json_str_or_null(d.kernel_version_line)},
 	     {"cmdline", d.cmdline},
 	     {"params", d.params},
-	     {"ttm_pages_limit", opt(d.ttm_pages_limit)},
-	     {"amdttm_pages_limit", opt(d.amdttm_pages_limit)},
-	     {"ttm_limit_bytes", opt(d.ttm_limit_bytes)},
-	     {"mem_total_bytes", opt(d.mem_total_bytes)},
+	     {"ttm_pages_limit", json_opt(d.ttm_pages_limit)},
+	     {"amdttm_pages_limit", json_opt(d.amdttm_pages_limit)},
+	     {"ttm_limit_bytes", json_opt(d.ttm_limit_bytes)},
+	     {"mem_total_bytes", json_opt(d.mem_total_bytes)},
 	     {"unreadable", d.unreadable}};
 }
 
@@ -123,11 +114,11 @@ void to_json(ordered_json &j, const Rdnafix &r)
 	j = {{"installed", r.installed},
 	     {"installed_paths", r.installed_paths},
 	     {"loaded", r.loaded},
-	     {"loaded_evidence", str_or_null(to_string(r.loaded_evidence))},
-	     {"version", opt(r.version)},
-	     {"abi_version", opt(r.abi_version)},
-	     {"amdgpu_state", opt(r.amdgpu_state)},
-	     {"dry_run", opt(r.dry_run)},
+	     {"loaded_evidence", json_str_or_null(to_string(r.loaded_evidence))},
+	     {"version", json_opt(r.version)},
+	     {"abi_version", json_opt(r.abi_version)},
+	     {"amdgpu_state", json_opt(r.amdgpu_state)},
+	     {"dry_run", json_opt(r.dry_run)},
 	     {"hooks", r.hooks},
 	     {"parameters", r.params},
 	     {"devices", r.devices},
@@ -139,25 +130,25 @@ void to_json(ordered_json &o, const DevNode &n)
 	o = ordered_json::object();
 	o["path"] = n.path;
 	o["exists"] = n.exists;
-	o["stat_source"] = str_or_null(to_string(n.stat_source));
+	o["stat_source"] = json_str_or_null(to_string(n.stat_source));
 	o["type"] = n.type ? ordered_json(std::string(1, n.type)) : ordered_json(nullptr);
-	o["major"] = opt(n.major);
-	o["minor"] = opt(n.minor);
+	o["major"] = json_opt(n.major);
+	o["minor"] = json_opt(n.minor);
 	o["mode"] = n.mode ? ordered_json(fmt::format("{:04o}", *n.mode)) : ordered_json(nullptr);
-	o["owner"] = str_or_null(n.owner);
-	o["group"] = str_or_null(n.group);
+	o["owner"] = json_str_or_null(n.owner);
+	o["group"] = json_str_or_null(n.group);
 }
 
 void to_json(ordered_json &j, const Access &a)
 {
 	j = {{"subject", std::string(to_string(a.subject))},
-	     {"user", str_or_null(a.user)},
-	     {"uid", opt(a.uid)},
+	     {"user", json_str_or_null(a.user)},
+	     {"uid", json_opt(a.uid)},
 	     {"session_groups", a.session_groups},
 	     {"configured_groups", a.configured_groups},
 	     {"relogin_groups", a.relogin_groups},
 	     {"container", a.container},
-	     {"container_evidence", str_or_null(a.container_evidence)},
+	     {"container_evidence", json_str_or_null(a.container_evidence)},
 	     {"nodes", a.nodes},
 	     {"unreadable", a.unreadable}};
 }
@@ -167,9 +158,9 @@ void to_json(ordered_json &x, const OverrideVar &o)
 	x = ordered_json::object();
 	x["name"] = o.name;
 	x["value"] = o.value;
-	x["node"] = opt(o.node);
+	x["node"] = json_opt(o.node);
 	x["valid"] = o.target.has_value();
-	x["error"] = str_or_null(o.error);
+	x["error"] = json_str_or_null(o.error);
 	x["gfx_target"] = o.target ? ordered_json(o.target->name()) : ordered_json(nullptr);
 }
 
@@ -179,7 +170,7 @@ void to_json(ordered_json &j, const VisibleVar &v)
 	     {"value", v.value},
 	     {"indices", v.indices},
 	     {"parsed", v.parsed},
-	     {"error", str_or_null(v.error)}};
+	     {"error", json_str_or_null(v.error)}};
 }
 
 void to_json(ordered_json &j, const Environment &e)
@@ -194,14 +185,14 @@ void to_json(ordered_json &j, const Environment &e)
 void to_json(ordered_json &j, const ModuleFile &m)
 {
 	j = {{"path", "/" + m.path},
-	     {"signature", str_or_null(to_string(m.signature))},
-	     {"signer", str_or_null(m.signer)},
-	     {"reason", str_or_null(m.signature_reason)}};
+	     {"signature", json_str_or_null(to_string(m.signature))},
+	     {"signer", json_str_or_null(m.signer)},
+	     {"reason", json_str_or_null(m.signature_reason)}};
 }
 
 void to_json(ordered_json &j, const InitramfsListing &l)
 {
-	j = {{"command", l.command}, {"ok", l.ok},           {"error", str_or_null(l.error)},
+	j = {{"command", l.command}, {"ok", l.ok},           {"error", json_str_or_null(l.error)},
 	     {"amdgpu", l.amdgpu},   {"rdnafix", l.rdnafix}, {"conf", l.conf}};
 }
 
@@ -218,7 +209,7 @@ void to_json(ordered_json &j, const InstalledKernel &k)
 
 void to_json(ordered_json &j, const CmdlineVar &v)
 {
-	j = {{"file", "/" + v.file}, {"variable", str_or_null(v.variable)}, {"line", v.line}, {"value", v.value}};
+	j = {{"file", "/" + v.file}, {"variable", json_str_or_null(v.variable)}, {"line", v.line}, {"value", v.value}};
 }
 
 void to_json(ordered_json &j, const SettingSource &v)
@@ -235,12 +226,12 @@ void to_json(ordered_json &j, const Setting &x)
 	j = ordered_json::object();
 	j["module"] = x.module;
 	j["name"] = x.name;
-	j["configured"] = opt(x.next_boot);
+	j["configured"] = json_opt(x.next_boot);
 	j["source"] = !src ? ordered_json(nullptr)
 			   : ordered_json(x.modprobe && src == &*x.modprobe ? "modprobe.d" : "cmdline");
 	j["file"] = src ? ordered_json("/" + src->file) : ordered_json(nullptr);
 	j["line"] = src && src->line ? ordered_json(src->line) : ordered_json(nullptr);
-	j["live"] = opt(x.live);
+	j["live"] = json_opt(x.live);
 	j["state"] = std::string(to_string(x.state));
 	j["owned"] = x.owned;
 	j["modprobe"] = x.modprobe ? ordered_json(*x.modprobe) : ordered_json(nullptr);

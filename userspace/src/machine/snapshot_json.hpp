@@ -10,6 +10,13 @@
 
 namespace rdnafix::machine {
 
+// The conventions of every record: an absent value is null, an empty string is null.
+template <class T> nlohmann::ordered_json json_opt(const std::optional<T> &v)
+{
+	return v ? nlohmann::ordered_json(*v) : nlohmann::ordered_json(nullptr);
+}
+nlohmann::ordered_json json_str_or_null(std::string_view s);
+
 void to_json(nlohmann::ordered_json &j, const Unreadable &u);
 void to_json(nlohmann::ordered_json &j, const Device &d);
 void to_json(nlohmann::ordered_json &j, const Param &p);

@@ -12,19 +12,11 @@
 
 namespace rdnafix::status {
 
+using machine::json_opt;
+using machine::json_str_or_null;
 using nlohmann::ordered_json;
 
 namespace {
-
-template <class T> ordered_json opt(const std::optional<T> &v)
-{
-	return v ? ordered_json(*v) : ordered_json(nullptr);
-}
-
-ordered_json str_or_null(std::string_view s)
-{
-	return s.empty() ? ordered_json(nullptr) : ordered_json(std::string(s));
-}
 
 // The kernel whose initramfs the report shows: the running one, else the default.
 const machine::InstalledKernel *shown_kernel(const machine::BootConfig &b)
@@ -57,28 +49,28 @@ ordered_json configuration_json(const Snapshot &s, const Assessment &a)
 	j["present"] = own && own->exists;
 	j["settings"] = a.settings;
 	ordered_json ir;
-	ir["generator"] = str_or_null(to_string(b.initramfs));
+	ir["generator"] = json_str_or_null(to_string(b.initramfs));
 	const auto *k = shown_kernel(b);
 	ir["kernel"] = k ? ordered_json(k->release) : ordered_json(nullptr);
 	ir["image"] = k && !k->initramfs_image.empty() ? ordered_json("/" + k->initramfs_image) : ordered_json(nullptr);
 	ir["older_than_config"] = k && detail::initramfs_stale(b, *k);
 	ir["listed"] = k && k->initramfs_listing ? ordered_json(*k->initramfs_listing) : ordered_json(nullptr);
 	j["initramfs"] = ir;
-	j["boot_loader"] = {{"kind", str_or_null(to_string(b.bootloader))},
-			    {"evidence", str_or_null(b.bootloader_evidence)},
+	j["boot_loader"] = {{"kind", json_str_or_null(to_string(b.bootloader))},
+			    {"evidence", json_str_or_null(b.bootloader_evidence)},
 			    {"cmdline_vars", b.cmdline_vars},
 			    {"problems", b.cmdline_problems}};
 	j["kernels"] = b.kernels;
-	j["os"] = {{"id", str_or_null(b.os.id)},
-		   {"version_id", str_or_null(b.os.version_id)},
-		   {"pretty_name", str_or_null(b.os.pretty_name)}};
-	j["immutable"] = str_or_null(to_string(b.immutable));
-	j["secure_boot"] = opt(b.secure_boot);
-	j["lockdown"] = opt(b.lockdown);
+	j["os"] = {{"id", json_str_or_null(b.os.id)},
+		   {"version_id", json_str_or_null(b.os.version_id)},
+		   {"pretty_name", json_str_or_null(b.os.pretty_name)}};
+	j["immutable"] = json_str_or_null(to_string(b.immutable));
+	j["secure_boot"] = json_opt(b.secure_boot);
+	j["lockdown"] = json_opt(b.lockdown);
 	j["mok_key"] = b.mok_key.empty() ? ordered_json(nullptr) : ordered_json("/" + b.mok_key);
-	j["mok_enrolled"] = opt(b.mok_enrolled);
-	j["tainted"] = opt(b.tainted);
-	j["rdnafix_taint"] = opt(b.rdnafix_taint);
+	j["mok_enrolled"] = json_opt(b.mok_enrolled);
+	j["tainted"] = json_opt(b.tainted);
+	j["rdnafix_taint"] = json_opt(b.rdnafix_taint);
 	j["unreadable"] = b.unreadable;
 	return j;
 }

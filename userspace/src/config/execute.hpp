@@ -1,0 +1,42 @@
+#pragma once
+// The steps shared by a transaction and its undo: write a set of files
+// atomically (all or, after a failure, every one put back), run commands,
+// and re-run the ones that had succeeded after a roll-back so the
+// initramfs and the boot loader match the restored files again.
+#include "config/report.hpp"
+#include "io/atomic_file.hpp"
+
+#include <string>
+#include <vector>
+
+namespace rdnafix::config {
+
+struct RunSettings {
+	std::string root = "/";
+	bool chroot = true; // root != "/": `chroot ROOT argv...`
+	double timeout_s = 1800;
+};
+
+// Writes every file's `after` (delete for nullopt).  On a failure, every file
+// written so far gets its `before` back; false, with the messages in
+// `errors`.
+bool write_files(io::RootWriter &w, std::vector<FileReport> &files, std::vector<std::string> &errors);
+// Writes every file's `before` back (the roll-back); false if any failed.
+bool restore_files(io::RootWriter &w, std::vector<FileReport> &files, std::vector<std::string> &errors);
+
+// Runs the commands in order (skipped ones stay skipped), stopping at the
+// first failure; false then, with the command and its output in `errors`.
+bool run_commands(std::vector<CommandReport> &commands, const RunSettings &rs, std::vector<std::string> &errors);
+// After a roll-back: run again every command that had succeeded.
+void rerun_succeeded(std::vector<CommandReport> &commands, const RunSettings &rs, std::vector<std::string> &errors);
+
+// The whole transaction body: write the files, run the commands; on any
+// failure put every file back, re-run the commands that had succeeded (so
+// generated images match the restored files) and set r.rolled_back.
+// False on failure.
+bool write_and_run(io::RootWriter &w, Report &r, const RunSettings &rs);
+
+// "update-initramfs -u -k 6.1.0-18-amd64" (words with spaces quoted).
+std::string shell_words(const std::vector<std::string> &argv);
+
+} // namespace rdnafix::config

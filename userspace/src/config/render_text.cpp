@@ -1,0 +1,120 @@
+// The report of `config set|unset|undo` as text: the diff of every file, the
+// commands, conflicts, warnings and notes; errors on stderr.
+#include "config/diff.hpp"
+#include "config/execute.hpp"
+#include "config/report.hpp"
+
+#include <fmt/format.h>
+#include <fmt/ostream.h>
+
+namespace rdnafix::config {
+
+std::string_view to_string(CommandState s)
+{
+	switch (s) {
+	case CommandState::planned:
+		return "planned";
+	case CommandState::ok:
+		return "ok";
+	case CommandState::failed:
+		return "failed";
+	case CommandState::skipped:
+		return "skipped";
+	case CommandState::rerun_ok:
+		return "rerun-ok";
+	case CommandState::rerun_failed:
+		return "rerun-failed";
+	}
+	return "planned";
+}
+
+namespace {
+
+std::string host_path(const Report &r, const std::string &rel)
+{
+	if (r.root == "/" || r.root.empty())
+		return "/" + rel;
+	return r.root + (r.root.back() == '/' ? "" : "/") + rel;
+}
+
+std::string command_line(const Report &r, const CommandReport &c)
+{
+	std::string cmd = shell_words(c.command.argv);
+	if (r.chroot)
+		cmd = shell_words({"chroot", r.root}) + " " + cmd;
+	return cmd;
+}
+
+} // namespace
+
+void render_text(const Report &r, std::ostream &out, std::ostream &err)
+{
+	for (const auto &e : r.errors)
+		fmt::print(err, "rdnactl config: error: {}\n", e);
+	if (r.refusal) {
+		fmt::print(out, "Nothing was written.\n{}\n", *r.refusal);
+		return;
+	}
+	if (r.dry_run && r.errors.empty())
+		fmt::print(out, "Dry run: nothing is written and nothing is run.\n");
+	for (const auto &f : r.files) {
+		std::string d = unified_diff(f.path, f.before, f.after);
+		if (d.empty() && f.before && f.after)
+			d = fmt::format("mode of {} becomes {:04o}\n", f.path, f.mode);
+		out << d;
+	}
+	for (const auto &c : r.commands) {
+		const std::string cmd = command_line(r, c);
+		switch (c.state) {
+		case CommandState::planned:
+			fmt::print(out, "{}: {}\n  ({})\n", r.dry_run ? "would run" : "not run", cmd, c.command.why);
+			break;
+		case CommandState::skipped:
+			fmt::print(out, "skipped (--no-initramfs): {}\n", cmd);
+			break;
+		case CommandState::ok:
+			fmt::print(out, "ran: {}\n", cmd);
+			break;
+		case CommandState::failed:
+			fmt::print(out, "FAILED (exit {}): {}\n", c.exit_code, cmd);
+			break;
+		case CommandState::rerun_ok:
+			fmt::print(out, "ran again after the roll-back: {}\n", cmd);
+			break;
+		case CommandState::rerun_failed:
+			fmt::print(out, "FAILED again after the roll-back: {}\n", cmd);
+			break;
+		}
+	}
+	for (const auto &c : r.conflicts)
+		fmt::print(out, "{}: {}: {}\n", c.remains ? "conflict" : "note", c.key, c.why);
+	for (const auto &w : r.warnings)
+		fmt::print(out, "warning: {}\n", w);
+	for (const auto &n : r.notes)
+		fmt::print(out, "note: {}\n", n);
+	if (!r.errors.empty()) {
+		if (r.rolled_back)
+			fmt::print(err, "rdnactl config: every file was put back as it was before; nothing changed.\n");
+		return;
+	}
+	if (r.nothing_to_do) {
+		if (r.action == "apply")
+			fmt::print(out, "Nothing to do: the configuration already says that.\n");
+		return;
+	}
+	if (r.dry_run)
+		return;
+	for (const auto &f : r.files)
+		fmt::print(out, "{} {}\n",
+			   r.action == "undo" ? "restored"
+			   : f.after          ? "wrote"
+					      : "deleted",
+			   host_path(r, f.path));
+	if (r.action == "apply" && !r.journal_id.empty())
+		fmt::print(out, "Saved as transaction {} in {}: 'rdnactl config undo' reverts it.\n", r.journal_id,
+			   host_path(r, std::string(kJournalDir)));
+	if (r.action == "undo")
+		fmt::print(out, "Transaction {} is undone.\n", r.journal_id);
+}
+
+} // namespace rdnafix::config
