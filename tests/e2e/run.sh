@@ -124,11 +124,6 @@ prepare() {
 	install -D -m 0644 "$here/guest/rdnafix-e2e.service" "$root/etc/systemd/system/rdnafix-e2e.service"
 	mkdir -p "$root/etc/systemd/system/multi-user.target.wants" "$root/etc/rdnafix-e2e"
 	ln -sf ../rdnafix-e2e.service "$root/etc/systemd/system/multi-user.target.wants/rdnafix-e2e.service"
-	# TEMPORARY STAND-IN until `rdnactl config`/`fix` land (standin-rdnactl.sh)
-	if [[ ${RDNAFIX_E2E_STANDIN:-0} == 1 ]]; then
-		install -D -m 0755 "$here/standin-rdnactl.sh" "$root/usr/local/libexec/rdnafix-e2e/standin-rdnactl"
-		touch "$root/etc/rdnafix-e2e/standin"
-	fi
 	echo "$kver" >"$WORK/kver-$series"
 	pass "[$series] install make install DESTDIR + make dkms-install KVER=$kver in the image: ${ko#"$root"}, /usr/local/bin/rdnactl ($(since "$t"))"
 }
@@ -139,10 +134,7 @@ rdnactl_in() {
 	local root=$1 label=$2 name=$3 rc t
 	shift 3
 	t=$(date +%s)
-	local cmd=rdnactl
-	# TEMPORARY STAND-IN until `rdnactl config`/`fix` land (standin-rdnactl.sh)
-	[[ ${RDNAFIX_E2E_STANDIN:-0} == 1 ]] && cmd=/usr/local/libexec/rdnafix-e2e/standin-rdnactl
-	in_image "$root" "$cmd" "$@" >"$WORK/$label-$name.log" 2>&1
+	in_image "$root" rdnactl "$@" >"$WORK/$label-$name.log" 2>&1
 	rc=$?
 	if [[ $rc -le 1 ]]; then
 		pass "[$label] $name rdnactl $* (rc=$rc, $(since "$t"))"

@@ -120,10 +120,7 @@ cmdline-fix)
 	check cmdline_has_noretry0 "$(cat /proc/cmdline)" "no amdgpu.noretry=0 in $(cat /proc/cmdline)" \
 		-- grep -qw 'amdgpu.noretry=0' /proc/cmdline
 	status_json before
-	fixcmd=$rdnactl
-	# TEMPORARY STAND-IN until `rdnactl fix` lands (tests/e2e/standin-rdnactl.sh)
-	[[ -e $conf/standin ]] && fixcmd=/usr/local/libexec/rdnafix-e2e/standin-rdnactl
-	block fix "$fixcmd" fix
+	block fix "$rdnactl" fix
 	check grub_cfg_written "/boot/grub/grub.cfg has amdgpu.noretry=1" "/boot/grub/grub.cfg lacks amdgpu.noretry=1" \
 		-- grep -q 'amdgpu.noretry=1' /boot/grub/grub.cfg
 	# the next boot (the host boots GRUB's first entry) checks the result
