@@ -112,10 +112,14 @@ grep -q '/amdgpu\.ko' <<<"$(lsinitramfs "$tmp/boot/initrd.img-$kver")" || die "a
 echo "$kver" >"$tmp/.rdnafix-e2e-kver"
 echo "series=$series key=$key kernel=$kver debootstrap=$((t1 - t0))s packages=$((t2 - t1))s" >"$tmp/.rdnafix-e2e-ready"
 
-# replace older images of this series
+# replace older images of this series (and the logs of failed builds)
 for old in "$CACHE/bookworm-$series-"*; do
-	[[ -d $old && $old != "$tmp" && $old != "$img" ]] || continue
-	e2e_assert_unmounted "$old" && rm -rf --one-file-system "$old" "$old.log"
+	case $old in "$tmp" | "$img" | "$logf") continue ;; esac
+	if [[ -d $old ]]; then
+		e2e_assert_unmounted "$old" && rm -rf --one-file-system "$old"
+	else
+		rm -f "$old"
+	fi
 done
 rm -rf --one-file-system "$img"
 mv "$tmp" "$img"

@@ -69,6 +69,9 @@ for p in "${PHASES[@]}"; do
 	esac
 done
 mkdir -p "$WORK"
+# the previous run's outputs (the image trees are replaced by prepare)
+rm -f "$WORK"/*.console "$WORK"/*.console.attempt1 "$WORK"/*.results "$WORK"/*.log \
+	"$WORK"/cmdline-grub.* "$WORK"/kver-* "$WORK"/timings.txt
 
 # --- helpers ---------------------------------------------------------------
 
@@ -236,19 +239,20 @@ judge() {
 }
 
 # boot_phase ROOT KVER LABEL PHASE: write the phase for the guest, make the
-# disk, boot with GRUB's command line from /etc/default/grub, judge
+# disk, boot with GRUB's command line from /etc/default/grub, judge.  One disk
+# file per tree ($ROOT.img, 4 GiB sparse), made anew for every phase.
 boot_phase() {
-	local root=$1 kver=$2 label=$3 phase=$4
+	local root=$1 kver=$2 label=$3 phase=$4 disk=$1.img
 	echo "$phase" >"$root/etc/rdnafix-e2e/phase"
 	echo "$CONFIG_PARAMS" >"$root/etc/rdnafix-e2e/params"
-	if ! make_disk "$root" "$WORK/$label.img" >"$WORK/$label-mkfs.log" 2>&1; then
+	if ! make_disk "$root" "$disk" >"$WORK/$label-mkfs.log" 2>&1; then
 		fail "[$label] disk: mkfs.ext4 -d failed, see $WORK/$label-mkfs.log"
 		return 1
 	fi
 	local cmdline
 	cmdline=$(grub_cmdline "$root")
 	echo "[$label] booting $kver under QEMU/TCG: $cmdline"
-	boot "$label" "$WORK/$label.img" "$root/boot/vmlinuz-$kver" "$root/boot/initrd.img-$kver" "$cmdline"
+	boot "$label" "$disk" "$root/boot/vmlinuz-$kver" "$root/boot/initrd.img-$kver" "$cmdline"
 	judge "$label" "$phase" --initrd "/boot/initrd.img-$kver"
 }
 
@@ -300,7 +304,7 @@ phase_cmdline() {
 	boot_phase "$root" "$kver" cmdline-fix cmdline-fix || return
 	# the guest ran `rdnactl fix` and the image's update-grub: boot GRUB's
 	# first menu entry exactly (kernel, initrd and arguments of grub.cfg)
-	local disk=$WORK/cmdline-fix.img entry kpath ipath args
+	local disk=$root.img entry kpath ipath args
 	if ! debugfs -R 'dump /boot/grub/grub.cfg '"$grubcfg" "$disk" >/dev/null 2>&1 || [[ ! -s $grubcfg ]]; then
 		fail "[cmdline] grub_cfg no /boot/grub/grub.cfg on the disk after the guest's rdnactl fix"
 		return
