@@ -137,7 +137,9 @@ def host_checks(phase, blk, initrd):
             res.append((False, "fix_ran", "no rdnactl fix output on the result channel"))
         else:
             lines, rc = blk["fix"]
-            res.append((rc in (0, 1), "fix_ran", f"rdnactl fix rc={rc}: {' | '.join(l for l in lines if l.strip())[:300]}"))
+            # what it did, without the diff of the files it wrote
+            said = [l for l in lines if l.strip() and not re.match(r"(\+\+\+|---|@@|[+\- ])", l)]
+            res.append((rc in (0, 1), "fix_ran", f"rdnactl fix rc={rc}: {' | '.join(said)[:400]}"))
     elif phase == "cmdline-grub":
         doc, err = status_doc(blk, "status-json-after")
         if err:
