@@ -8,7 +8,7 @@ CMAKE_FLAGS ?=
 
 RDNACTL := $(BUILD)/userspace/rdnactl
 
-.PHONY: all deps build status test test-unit test-kernel test-kmod-style test-style test-dkms install kmod clean help dkms-install dkms-remove format
+.PHONY: all deps build status test test-unit test-kernel test-e2e test-kmod-style test-style test-dkms install kmod clean help dkms-install dkms-remove format
 
 all: build
 
@@ -39,6 +39,7 @@ test: build
 	$(MAKE) --no-print-directory test-style
 	$(MAKE) --no-print-directory test-unit
 	$(MAKE) --no-print-directory test-kernel
+	$(MAKE) --no-print-directory test-e2e
 	$(MAKE) --no-print-directory test-kmod-style
 	$(MAKE) --no-print-directory test-dkms
 
@@ -47,6 +48,11 @@ test-unit:
 
 test-kernel:
 	@if [ -x tests/kernel/run.sh ]; then tests/kernel/run.sh; else echo "test-kernel: no kernel tests yet"; fi
+
+# The booted end-to-end test: a debootstrap'ed Debian bookworm image with the
+# project installed by its own install targets, configured and booted under QEMU.
+test-e2e:
+	bash tests/e2e/run.sh
 
 # Every style check runs; the target fails if any of them failed.
 test-style:
