@@ -280,6 +280,10 @@ TEST_CASE("driver parameters", "[findings][driver]")
 		REQUIRE(again.has_value());
 		CHECK(again->fix == std::string(cmd) + ", then reboot");
 	}
+	// After `rdnactl fix` the command line carries the modprobe.d value: no conflict is left.
+	s.driver.params[0].configured_value = "4";
+	s.driver.params[0].live_value = "4";
+	CHECK_FALSE(has(evaluate(s), "RDNA-DRV-006"));
 }
 
 TEST_CASE("amdgpu not loaded / not live", "[findings][driver]")

@@ -101,8 +101,7 @@ void check_key(const machine::Snapshot &s, const std::string &module, const std:
 	for (const auto &ch : cmdline)
 		if (core::parse_kernel_cmdline(ch.param + "=x").module_param(module, name)) {
 			changed_now = true;
-			cl = ch.value ? std::optional(Found{*ch.value, "the kernel command line (this change)"})
-				      : std::nullopt;
+			cl = ch.value ? std::optional(Found{*ch.value, "this change"}) : std::nullopt;
 		}
 	if (cl) {
 		c.next = cl->value;

@@ -86,7 +86,9 @@ void check_driver(Ctx &c)
 		      {remove_param(*p)});
 	}
 	for (const auto &p : s.driver.params) {
-		if (!p.overridden_file.empty())
+		// The command line and modprobe.d agreeing is not a conflict (after `rdnactl fix` they do).
+		auto same = rules::param_values_equal(p.overridden_value, p.configured_value);
+		if (!p.overridden_file.empty() && !(same && *same))
 			c.add("RDNA-DRV-006", fmt::format("{}.{}", p.module, p.name),
 			      fmt::format("{}:{} sets {}={} but the kernel command line sets {}={}", p.overridden_file,
 					  p.overridden_line, p.name, p.overridden_value, p.name, p.configured_value),
