@@ -196,7 +196,7 @@ boot() {
 		: >"$out.results"
 		t=$(date +%s)
 		timeout --kill-after=10 "$TIMEOUT" qemu-system-x86_64 \
-			-accel tcg -cpu max -m 2048 -smp 2 -nographic -no-reboot \
+			-accel "${RDNAFIX_VM_ACCEL:-tcg,thread=single}" -cpu max -m 2048 -smp 2 -nographic -no-reboot \
 			-serial mon:stdio -serial "file:$out.results" \
 			-drive "file=$disk,format=raw,if=virtio" \
 			-kernel "$kernel" -initrd "$initrd" -append "$cmdline" \
