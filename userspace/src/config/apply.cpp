@@ -28,13 +28,6 @@ machine::Snapshot collect_root(const std::string &root)
 	return machine::collect(c);
 }
 
-int finish(Report &r, const ApplyOptions &o, std::ostream &out, std::ostream &err, int code)
-{
-	r.exit_code = code;
-	render(r, o.json, out, err);
-	return code;
-}
-
 // The exit code of a run that did (or, dry, would do) everything.
 int outcome(const Report &r)
 {
@@ -139,10 +132,7 @@ int apply_changes(const ApplyOptions &o, const std::vector<ModuleChange> &mods,
 int apply_changes(const ApplyOptions &o, const std::vector<ModuleChange> &mods,
 		  const std::vector<CmdlineChange> &cmdline, std::ostream &out, std::ostream &err, const Planners &p)
 {
-	Report r;
-	r.root = o.root;
-	r.dry_run = o.dry_run;
-	r.chroot = o.chroot_commands && o.root != "/";
+	Report r = start_report(o, "apply");
 	io::RootWriter w(o.root);
 	if (w.root_error()) {
 		r.errors.push_back(w.root_error()->message);

@@ -145,4 +145,21 @@ bool write_and_run(io::RootWriter &w, Report &r, const RunSettings &rs)
 	return ok;
 }
 
+Report start_report(const ApplyOptions &o, std::string action)
+{
+	Report r;
+	r.action = std::move(action);
+	r.root = o.root;
+	r.dry_run = o.dry_run;
+	r.chroot = o.chroot_commands && o.root != "/";
+	return r;
+}
+
+int finish(Report &r, const ApplyOptions &o, std::ostream &out, std::ostream &err, int code)
+{
+	r.exit_code = code;
+	render(r, o.json, out, err);
+	return code;
+}
+
 } // namespace rdnafix::config

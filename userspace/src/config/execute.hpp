@@ -3,6 +3,7 @@
 // atomically (all or, after a failure, every one put back), run commands,
 // and re-run the ones that had succeeded after a roll-back so the
 // initramfs and the boot loader match the restored files again.
+#include "config/apply.hpp"
 #include "config/report.hpp"
 #include "io/atomic_file.hpp"
 
@@ -35,6 +36,12 @@ void rerun_succeeded(std::vector<CommandReport> &commands, const RunSettings &rs
 // generated images match the restored files) and set r.rolled_back.
 // False on failure.
 bool write_and_run(io::RootWriter &w, Report &r, const RunSettings &rs);
+
+// A report for `o` (root, dry run, whether commands run under chroot);
+// `action` "apply" or "undo".
+Report start_report(const ApplyOptions &o, std::string action);
+// Records `code` as the report's exit code, renders it (text or JSON), returns `code`.
+int finish(Report &r, const ApplyOptions &o, std::ostream &out, std::ostream &err, int code);
 
 // "update-initramfs -u -k 6.1.0-18-amd64" (words with spaces quoted).
 std::string shell_words(const std::vector<std::string> &argv);

@@ -10,24 +10,9 @@
 
 namespace rdnafix::config {
 
-namespace {
-
-int finish(Report &r, const ApplyOptions &o, std::ostream &out, std::ostream &err, int code)
-{
-	r.exit_code = code;
-	render(r, o.json, out, err);
-	return code;
-}
-
-} // namespace
-
 int undo_last(const ApplyOptions &o, std::ostream &out, std::ostream &err)
 {
-	Report r;
-	r.action = "undo";
-	r.root = o.root;
-	r.dry_run = o.dry_run;
-	r.chroot = o.chroot_commands && o.root != "/";
+	Report r = start_report(o, "undo");
 	io::RootWriter w(o.root);
 	if (w.root_error()) {
 		r.errors.push_back(w.root_error()->message);
