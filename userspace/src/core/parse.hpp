@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -228,7 +229,8 @@ Result<std::vector<LoadedModule>> parse_proc_modules(std::string_view text);
 struct EnvVar {
 	std::string name;
 	std::string value;
-	unsigned line = 0; // 1-based line in an env file; 0 for environ
+	unsigned line = 0;  // 1-based line in an env file; 0 for environ
+	bool unset = false; // an `unset NAME` in an env file (value "")
 };
 
 struct Environment {
@@ -240,11 +242,22 @@ struct Environment {
 	bool last_wins = true;
 };
 
-// `KEY=VALUE` lines (the --env FILE format and shell-style env files):
-// optional "export ", '#' comment lines, blank lines; values may be single
-// quoted (literal), double quoted (\" \\ \$ \` escapes) or bare (a bare value
-// ends at whitespace followed by '#').  A line that is not an assignment
-// goes to problems.
+// Which names a caller audits: malformed assignments are reported only for
+// them (empty: every name).
+using EnvRelevance = std::function<bool(std::string_view)>;
+
+// The --env FILE format: `KEY=VALUE` lines and the shell start-up files users
+// copy variables into.  Words are split like a POSIX shell (single quotes
+// literal, double quotes with \" \\ \$ \` escapes, backslash, $(...), `...`,
+// '#' comments, line continuations, ';' '&&' '||' '|' '&' between commands).
+// Taken, in file order: NAME=VALUE (also before a command: `X=1 cmd`),
+// export/declare/typeset/readonly NAME=VALUE..., env NAME=VALUE..., NAME+=VALUE,
+// fish `set -gx NAME VALUE`, and `unset NAME` (recorded with EnvVar::unset).
+// Conditions (`if`, `case`, function bodies) are not evaluated.  Skipped
+// without a problem: commands, aliases, `source`, `set -x`, keywords.
+// Problems ("line N: ..."): an unterminated quote (parsing stops there), and
+// for relevant names spaces around '=' and a value cut by an unquoted space.
+Environment parse_env_file(std::string_view text, const EnvRelevance &relevant);
 Environment parse_env_file(std::string_view text);
 
 // /proc/<pid>/environ: NUL-separated "KEY=VALUE" entries.
@@ -292,6 +305,22 @@ bool alloc_conf_expandable(std::string_view value);
 // The same configuration without the options that turn expandable_segments
 // on (order kept; "" when nothing is left).
 std::string alloc_conf_without_expandable(std::string_view value);
+
+// The configuration split the way PyTorch's tokenizer does
+// (c10 ConfigTokenizer / lexArgs: tokens end at ',' ':' '[' ']', white space is
+// dropped): `key:value` options separated by ','; a value may be a bracketed
+// list ("roundup_power2_divisions:[256:1,>:2]", kept as written without
+// spaces).  Syntax errors go to `problems` ("option 2: 'x' has no ':value'");
+// keys are not judged here (core/env_vars.hpp has the known keys).
+struct AllocOption {
+	std::string key;
+	std::string value;
+};
+struct AllocConf {
+	std::vector<AllocOption> options;
+	std::vector<std::string> problems;
+};
+AllocConf parse_alloc_conf(std::string_view value);
 
 // -------------------------------------------------- etc/group, passwd ---
 

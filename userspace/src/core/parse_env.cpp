@@ -1,4 +1,4 @@
-// Environment parsers: env files, /proc/<pid>/environ, HSA_OVERRIDE_GFX_VERSION,
+// Environment parsers (env files: parse_env_file.cpp): /proc/<pid>/environ, HSA_OVERRIDE_GFX_VERSION,
 // *_VISIBLE_DEVICES.
 #include <cctype>
 #include <charconv>
@@ -10,115 +10,16 @@
 
 namespace rdnafix::core {
 
-namespace {
-
-bool valid_name(std::string_view n)
-{
-	if (n.empty())
-		return false;
-	auto alpha = [](char c) { return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '_'; };
-	if (!alpha(n[0]))
-		return false;
-	for (char c : n)
-		if (!alpha(c) && !(c >= '0' && c <= '9'))
-			return false;
-	return true;
-}
-
-// A shell-style value: quotes, escapes, a trailing " # comment".  Returns the
-// value or a problem text.
-Result<std::string> shell_value(std::string_view v)
-{
-	std::string out;
-	std::size_t i = 0;
-	while (i < v.size()) {
-		char c = v[i];
-		if (c == '\'') {
-			std::size_t end = v.find('\'', i + 1);
-			if (end == std::string_view::npos)
-				return Error{"unterminated single quote"};
-			out.append(v.substr(i + 1, end - i - 1));
-			i = end + 1;
-		} else if (c == '"') {
-			++i;
-			bool closed = false;
-			while (i < v.size()) {
-				char d = v[i];
-				if (d == '"') {
-					closed = true;
-					++i;
-					break;
-				}
-				if (d == '\\' && i + 1 < v.size() &&
-				    (v[i + 1] == '"' || v[i + 1] == '\\' || v[i + 1] == '$' || v[i + 1] == '`')) {
-					out.push_back(v[i + 1]);
-					i += 2;
-					continue;
-				}
-				out.push_back(d);
-				++i;
-			}
-			if (!closed)
-				return Error{"unterminated double quote"};
-		} else if (c == '\\' && i + 1 < v.size()) {
-			out.push_back(v[i + 1]);
-			i += 2;
-		} else if (c == ' ' || c == '\t') {
-			std::string_view rest = trim(v.substr(i));
-			if (rest.empty() || rest.front() == '#')
-				break;
-			return Error{fmt::format("unquoted whitespace in the value (quote it: \"...\"), before '{}'",
-						 detail::shown(rest, 30))};
-		} else {
-			out.push_back(c);
-			++i;
-		}
-	}
-	return out;
-}
-
-} // namespace
-
 std::optional<std::string> Environment::get(std::string_view name) const
 {
 	std::optional<std::string> found;
 	for (const auto &v : vars)
 		if (v.name == name) {
 			if (!last_wins)
-				return v.value;
-			found = v.value;
+				return v.unset ? std::nullopt : std::optional<std::string>(v.value);
+			found = v.unset ? std::nullopt : std::optional<std::string>(v.value);
 		}
 	return found;
-}
-
-Environment parse_env_file(std::string_view text)
-{
-	Environment env;
-	env.last_wins = true;
-	unsigned no = 0;
-	for (std::string_view raw : detail::split_lines(text)) {
-		++no;
-		std::string_view line = trim(raw);
-		if (line.empty() || line.front() == '#')
-			continue;
-		if (line.substr(0, 7) == "export " || line.substr(0, 7) == "export\t")
-			line = trim(line.substr(7));
-		std::size_t eq = line.find('=');
-		if (eq == std::string_view::npos || !valid_name(line.substr(0, eq))) {
-			env.problems.push_back(
-				fmt::format("line {}: expected KEY=VALUE (KEY: letters, digits, '_'), got '{}'", no,
-					    detail::shown(line)));
-			continue;
-		}
-		auto value = shell_value(line.substr(eq + 1));
-		if (!value) {
-			env.problems.push_back(fmt::format("line {}: {}: {}", no, std::string(line.substr(0, eq)),
-							   value.error().message));
-			continue;
-		}
-		env.vars.push_back(EnvVar{std::string(line.substr(0, eq)), std::move(value).value(), no});
-	}
-	return env;
 }
 
 Environment parse_environ(std::string_view bytes)
@@ -310,6 +211,78 @@ std::string alloc_conf_without_expandable(std::string_view value)
 		if (!option.empty() && !alloc_conf_expandable(option))
 			out += (out.empty() ? "" : ",") + std::string(option);
 		pos = end + 1;
+	}
+	return out;
+}
+
+AllocConf parse_alloc_conf(std::string_view value)
+{
+	AllocConf out;
+	std::vector<std::string> tok;
+	std::string buf;
+	for (char c : value) {
+		if (c == ',' || c == ':' || c == '[' || c == ']') {
+			if (!buf.empty())
+				tok.push_back(std::move(buf));
+			buf.clear();
+			tok.emplace_back(1, c);
+		} else if (!detail::is_space(c)) {
+			buf.push_back(c);
+		}
+	}
+	if (!buf.empty())
+		tok.push_back(std::move(buf));
+	auto sep = [](const std::string &t) { return t == "," || t == ":" || t == "[" || t == "]"; };
+	std::size_t i = 0;
+	unsigned n = 0;
+	while (i < tok.size()) {
+		++n;
+		if (tok[i] == ",") { // empty option: PyTorch expects a key here
+			out.problems.push_back(fmt::format("option {}: empty (two ',' in a row or a leading ',')", n));
+			++i;
+			continue;
+		}
+		if (sep(tok[i])) {
+			out.problems.push_back(fmt::format("option {}: expected a key, got '{}'", n, tok[i]));
+			while (i < tok.size() && tok[i] != ",")
+				++i;
+			++i;
+			continue;
+		}
+		AllocOption o{tok[i], ""};
+		++i;
+		if (i >= tok.size() || tok[i] != ":") {
+			out.problems.push_back(fmt::format("option {}: '{}' has no ':value'", n, detail::shown(o.key)));
+			while (i < tok.size() && tok[i] != ",")
+				++i;
+			++i;
+			continue;
+		}
+		++i;
+		if (i < tok.size() && tok[i] == "[") {
+			int depth = 0;
+			for (; i < tok.size(); ++i) {
+				o.value += tok[i];
+				depth += tok[i] == "[" ? 1 : tok[i] == "]" ? -1 : 0;
+				if (depth == 0)
+					break;
+			}
+			if (depth != 0)
+				out.problems.push_back(fmt::format("option {}: '{}' has an unclosed '['", n, o.key));
+			++i;
+		} else if (i < tok.size() && !sep(tok[i])) {
+			o.value = tok[i++];
+		} else {
+			out.problems.push_back(fmt::format("option {}: '{}' has no value after ':'", n, o.key));
+		}
+		if (i < tok.size() && tok[i] != ",") {
+			out.problems.push_back(fmt::format("option {}: unexpected '{}' after {}:{}", n,
+							   detail::shown(tok[i]), o.key, o.value));
+			while (i < tok.size() && tok[i] != ",")
+				++i;
+		}
+		++i; // the ','
+		out.options.push_back(std::move(o));
 	}
 	return out;
 }
