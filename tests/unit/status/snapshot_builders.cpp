@@ -54,7 +54,7 @@ Snapshot base()
 
 void set_env(Snapshot &s, const std::string &text)
 {
-	s.environment = build_environment(rdnafix::core::parse_env_file(text), "test");
+	s.environment = build_environment(rdnafix::core::parse_env_file(text, is_relevant_env), "test");
 }
 
 } // namespace rdnafix::test

@@ -9,10 +9,12 @@ void add_machine_options(CLI::App &sub, MachineArgs &args)
 		       "(a captured machine); devices are then read by a plain directory walk, not libudev/libdrm")
 		->type_name("DIR");
 	sub.add_option("--env", args.env_file,
-		       "Audit the KEY=VALUE lines of FILE instead of this process's environment")
+		       "Audit the variables FILE sets (KEY=VALUE lines or a shell start-up file such as ~/.bashrc) "
+		       "instead of this process's environment")
 		->type_name("FILE");
 	sub.add_option("--user", args.user,
-		       "Judge device access for user NAME (groups from the root's etc/group) instead of this process")
+		       "Judge device access for user NAME (groups from the root's etc/group) instead of this process "
+		       "(under sudo: SUDO_USER)")
 		->type_name("NAME");
 }
 

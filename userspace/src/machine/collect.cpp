@@ -86,8 +86,17 @@ Snapshot collect(const CollectOptions &o)
 	}
 	s.devices = build_devices(raws, kfd, ids ? &*ids : nullptr);
 	attach_rdnafix(s.devices, s.rdnafix);
-	detail::collect_access(fs, s.access, s.devices, o.user);
-	s.environment = detail::collect_environment(o.env_file);
+	// Under sudo (live only; --user wins), access and environment are judged
+	// for SUDO_USER.
+	std::optional<std::string> user = o.user;
+	std::optional<detail::SudoContext> sudo;
+	if (live && !o.user) {
+		sudo = detail::detect_sudo();
+		if (sudo)
+			user = sudo->user;
+	}
+	detail::collect_access(fs, s.access, s.devices, user);
+	s.environment = detail::collect_environment(o.env_file, sudo);
 	return s;
 }
 

@@ -1,27 +1,110 @@
-// Reader: the environment to audit (this process's, or the --env file).
+// Reader: the environment to audit (this process's, the --env file, or under
+// sudo the environment the sudo call had), and who sudo ran for.
 #include "machine/collect_internal.hpp"
 
 #include "io/process.hpp"
 
+#include <charconv>
+
 namespace rdnafix::machine {
+
+Environment build_sudo_environment(const std::string &user, const core::Environment *invoking,
+				   const core::Environment &process)
+{
+	Environment e = invoking ? build_environment(*invoking, "the sudo call's environment, user " + user)
+				 : build_environment(process, "process (reset by sudo)");
+	e.sudo_user = user;
+	e.sudo_environ_read = invoking != nullptr;
+	if (invoking)
+		for (const auto &[name, value] : e.vars)
+			if (process.get(name) != value)
+				e.sudo_dropped.push_back(name);
+	return e;
+}
 
 namespace detail {
 
-Environment collect_environment(const std::optional<std::string> &file)
+namespace {
+
+// "pid (comm) state ppid ...": comm may hold spaces and parentheses.
+bool read_stat(io::RootFs &fs, const std::string &pid, std::string &comm, std::string &ppid)
+{
+	auto t = fs.read_text("proc/" + pid + "/stat", {.max_bytes = 4096});
+	if (!t)
+		return false;
+	std::size_t open = t->find('('), close = t->rfind(')');
+	if (open == std::string::npos || close == std::string::npos || close < open)
+		return false;
+	comm = t->substr(open + 1, close - open - 1);
+	auto words = std::string_view(*t).substr(close + 1);
+	// " S 1234 ..."
+	std::size_t a = words.find_first_not_of(' ');
+	if (a == std::string_view::npos)
+		return false;
+	std::size_t b = words.find(' ', a);
+	if (b == std::string_view::npos)
+		return false;
+	std::size_t c = words.find(' ', b + 1);
+	ppid = std::string(words.substr(b + 1, c == std::string_view::npos ? std::string_view::npos : c - b - 1));
+	unsigned v = 0;
+	auto [p, ec] = std::from_chars(ppid.data(), ppid.data() + ppid.size(), v);
+	return ec == std::errc{} && p == ppid.data() + ppid.size() && v > 0;
+}
+
+} // namespace
+
+std::optional<SudoContext> detect_sudo()
+{
+	if (io::process_identity().euid != 0)
+		return std::nullopt;
+	auto user = io::env_value("SUDO_USER");
+	if (!user || user->empty() || *user == "root")
+		return std::nullopt;
+	SudoContext ctx;
+	ctx.user = *user;
+	// The topmost of the sudo processes above this one still has the
+	// environment the user called sudo with.
+	io::RootFs fs("/");
+	std::string pid = "self", comm, ppid, sudo_pid;
+	for (int depth = 0; depth < 16 && read_stat(fs, pid, comm, ppid); ++depth) {
+		std::string parent_comm, grand;
+		if (!read_stat(fs, ppid, parent_comm, grand) || (parent_comm != "sudo" && parent_comm != "sudo-rs"))
+			break;
+		sudo_pid = ppid;
+		pid = ppid;
+	}
+	if (!sudo_pid.empty())
+		if (auto b = fs.read_bytes("proc/" + sudo_pid + "/environ", 1 << 20))
+			ctx.invoking_environ = std::move(*b);
+	return ctx;
+}
+
+Environment collect_environment(const std::optional<std::string> &file, const std::optional<SudoContext> &sudo)
 {
 	if (file) {
 		std::string abs = io::absolute_path(*file);
 		io::RootFs host("/");
 		auto t = host.read_text(abs, {.max_bytes = 1 << 20, .allow_empty = true});
+		Environment e;
 		if (!t) {
-			Environment e;
 			e.source = *file;
 			e.unreadable.push_back({"environment", *file, t.error().reason()});
-			return e;
+		} else {
+			e = build_environment(core::parse_env_file(*t, is_relevant_env), *file);
 		}
-		return build_environment(core::parse_env_file(*t), *file);
+		if (sudo)
+			e.sudo_user = sudo->user; // access is judged for the user; the file is the environment
+		return e;
 	}
-	return build_environment(core::parse_environ(io::process_environ()), "process");
+	const core::Environment process = core::parse_environ(io::process_environ());
+	if (sudo) {
+		if (sudo->invoking_environ) {
+			const core::Environment invoking = core::parse_environ(*sudo->invoking_environ);
+			return build_sudo_environment(sudo->user, &invoking, process);
+		}
+		return build_sudo_environment(sudo->user, nullptr, process);
+	}
+	return build_environment(process, "process");
 }
 
 } // namespace detail

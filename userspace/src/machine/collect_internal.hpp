@@ -53,7 +53,18 @@ std::vector<KfdNodeInfo> collect_kfd(io::RootFs &fs, std::vector<Unreadable> &u)
 void collect_access(io::RootFs &fs, Access &a, const std::vector<Device> &devices,
 		    const std::optional<std::string> &user);
 
-// collect_env.cpp: this process's environment or the --env file.
-Environment collect_environment(const std::optional<std::string> &file);
+// collect_env.cpp: run under sudo?  Only when this process is root and
+// SUDO_USER names another user; `invoking_environ` is /proc/<pid>/environ of
+// the topmost sudo process above this one (the environment sudo was called
+// with), when readable.
+struct SudoContext {
+	std::string user;
+	std::optional<std::string> invoking_environ;
+};
+std::optional<SudoContext> detect_sudo();
+
+// collect_env.cpp: this process's environment, the --env file, or under sudo
+// the environment of the sudo call.
+Environment collect_environment(const std::optional<std::string> &file, const std::optional<SudoContext> &sudo);
 
 } // namespace rdnafix::machine::detail

@@ -4,6 +4,8 @@
 // with provenance; the environment variables.  Facts only; no I/O.
 #include "machine/interpret.hpp"
 
+#include "core/env_vars.hpp"
+
 #include "core/gpudb.hpp"
 
 #include <algorithm>
@@ -284,6 +286,7 @@ bool is_relevant_env(std::string_view n)
 							 "GPU_DEVICE_ORDINAL",
 							 "PYTORCH_HIP_ALLOC_CONF",
 							 "PYTORCH_CUDA_ALLOC_CONF",
+							 "PYTORCH_ALLOC_CONF",
 							 "PYTORCH_NO_HIP_MEMORY_CACHING",
 							 "PYTORCH_NO_CUDA_MEMORY_CACHING",
 							 "HIP_LAUNCH_BLOCKING",
@@ -297,17 +300,26 @@ bool is_relevant_env(std::string_view n)
 							 "ROCM_PATH"};
 	if (std::find(names.begin(), names.end(), n) != names.end())
 		return true;
-	return core::hsa_override_node(n).has_value();
+	// Variables users copy that do nothing here, and misspellings of real
+	// names: kept so that the checks can name them.
+	return core::hsa_override_node(n).has_value() || core::copied_var(n) || core::near_miss(n).has_value();
 }
 
 Environment build_environment(const core::Environment &env, std::string source)
 {
 	Environment e;
 	e.source = std::move(source);
-	for (const auto &v : env.vars)
-		if (is_relevant_env(v.name))
-			if (auto val = env.get(v.name))
-				e.vars[v.name] = *val;
+	// One pass (an env file may hold many lines): the value getenv would see.
+	for (const auto &v : env.vars) {
+		if (!is_relevant_env(v.name))
+			continue;
+		if (!env.last_wins)
+			e.vars.emplace(v.name, v.value); // environ: the first one
+		else if (v.unset)
+			e.vars.erase(v.name);
+		else
+			e.vars[v.name] = v.value;
+	}
 	for (const auto &p : env.problems)
 		e.unreadable.push_back({"environment", e.source, "unreadable: " + p});
 

@@ -49,5 +49,11 @@ const std::vector<std::pair<std::string, std::string>> &reported_params();
 // parsed (not judged), *_VISIBLE_DEVICES parsed.
 Environment build_environment(const core::Environment &env, std::string source);
 bool is_relevant_env(std::string_view name);
+// Under sudo: the environment of the sudo call (`invoking`; nullptr when it
+// could not be read, then this process's `process` is audited), with
+// sudo_user set and sudo_dropped = the relevant variables set there that
+// `process` lacks or has with another value.
+Environment build_sudo_environment(const std::string &user, const core::Environment *invoking,
+				   const core::Environment &process);
 
 } // namespace rdnafix::machine

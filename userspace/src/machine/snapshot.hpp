@@ -172,6 +172,12 @@ struct Environment {
 	std::vector<OverrideVar> overrides;
 	std::vector<VisibleVar> visible;
 	std::vector<Unreadable> unreadable;
+	// Run under sudo (live, root, SUDO_USER set, no --user): the user judged,
+	// whether the environment of the sudo call was read (then it is the one
+	// audited) and the relevant variables that sudo did not pass on.
+	std::string sudo_user;
+	bool sudo_environ_read = false;
+	std::vector<std::string> sudo_dropped;
 };
 
 // Which reader filled the snapshot.

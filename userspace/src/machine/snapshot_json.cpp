@@ -180,6 +180,8 @@ void to_json(ordered_json &j, const Environment &e)
 	     {"overrides", e.overrides},
 	     {"visible_devices", e.visible},
 	     {"unreadable", e.unreadable}};
+	if (!e.sudo_user.empty())
+		j["sudo"] = {{"user", e.sudo_user}, {"environ_read", e.sudo_environ_read}, {"dropped", e.sudo_dropped}};
 }
 
 void to_json(ordered_json &j, const ModuleFile &m)

@@ -91,6 +91,7 @@ void check_memory(Ctx &c);
 void check_access(Ctx &c);
 void check_overrides(Ctx &c);
 void check_environment(Ctx &c);
+void check_copied_env(Ctx &c); // RDNA-ENV-014..017 (checks_env_copied.cpp), run by check_environment
 void check_rdnafix(Ctx &c);
 void check_unreadable(Ctx &c);
 void check_config(Ctx &c);   // RDNA-CFG-001..003 (checks_config.cpp)

@@ -115,9 +115,8 @@ void check_environment(Ctx &c)
 	// Slow debug switches.
 	std::vector<std::string> slow;
 	std::vector<Remedy> unset_slow;
-	for (std::string_view n :
-	     {"HIP_LAUNCH_BLOCKING", "AMD_SERIALIZE_KERNEL", "AMD_SERIALIZE_COPY", "PYTORCH_NO_HIP_MEMORY_CACHING",
-	      "PYTORCH_NO_CUDA_MEMORY_CACHING", "CUDA_LAUNCH_BLOCKING"}) {
+	for (std::string_view n : {"HIP_LAUNCH_BLOCKING", "AMD_SERIALIZE_KERNEL", "AMD_SERIALIZE_COPY",
+				   "PYTORCH_NO_HIP_MEMORY_CACHING", "PYTORCH_NO_CUDA_MEMORY_CACHING"}) {
 		auto it = env.vars.find(std::string(n));
 		if (it != env.vars.end() && !it->second.empty() && it->second != "0") {
 			slow.push_back(fmt::format("{}={}", n, it->second));
@@ -163,6 +162,7 @@ void check_environment(Ctx &c)
 		      {rest.empty() ? Remedy{UnsetEnv{std::string(n), note}}
 				    : Remedy{SetEnv{std::string(n), rest, note}}});
 	}
+	check_copied_env(c);
 }
 
 } // namespace detail

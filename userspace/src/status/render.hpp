@@ -24,5 +24,8 @@ std::vector<std::string> configuration_lines(const Snapshot &s, const Assessment
 
 // `rdnactl env`: shell lines.
 std::string render_env(const std::vector<Export> &exports, Shell shell);
+// Under sudo: comment lines (valid sh and fish) saying whose environment the
+// exports are for and which variables sudo dropped; "" otherwise.
+std::string render_env_sudo_note(const machine::Environment &env);
 
 } // namespace rdnafix::status

@@ -22,4 +22,23 @@ std::string render_env(const std::vector<Export> &exports, Shell shell)
 	return o;
 }
 
+std::string render_env_sudo_note(const machine::Environment &env)
+{
+	if (env.sudo_user.empty())
+		return "";
+	std::string o = fmt::format("# run under sudo: access judged for user {}; ", env.sudo_user);
+	if (!env.sudo_environ_read)
+		return o + "the environment of the sudo call could not be read (this is sudo's reset one)\n";
+	o += fmt::format("these lines are for {}'s environment (as sudo was called)\n", env.sudo_user);
+	if (!env.sudo_dropped.empty()) {
+		std::string names;
+		for (const auto &d : env.sudo_dropped)
+			names += (names.empty() ? "" : ",") + d;
+		o += fmt::format(
+			"# sudo dropped these variables: {}; pass them with sudo --preserve-env={} (or sudo -E)\n",
+			names, names);
+	}
+	return o;
+}
+
 } // namespace rdnafix::status

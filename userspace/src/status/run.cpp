@@ -56,7 +56,7 @@ int run_env(const EnvOptions &opts)
 		std::fprintf(stderr, "rdnactl env: %s\n", snap.nothing_readable_reason.c_str());
 		return 2;
 	}
-	print(render_env(recommend_env(snap), opts.shell));
+	print(render_env_sudo_note(snap.environment) + render_env(recommend_env(snap), opts.shell));
 	return 0;
 }
 

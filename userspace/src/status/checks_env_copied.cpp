@@ -1,0 +1,172 @@
+// Checks: variables users copy that do nothing on ROCm (RDNA-ENV-014),
+// misspelt names (RDNA-ENV-015), allocator configurations PyTorch rejects
+// (RDNA-ENV-016) and the sudo context (RDNA-ENV-017).
+#include "checks.hpp"
+
+#include "core/env_vars.hpp"
+#include "core/parse.hpp"
+
+#include <fmt/format.h>
+
+namespace rdnafix::status {
+
+namespace detail {
+
+namespace {
+
+void copied(Ctx &c)
+{
+	for (const auto &[name, value] : c.s.environment.vars) {
+		const core::CopiedVar *cv = core::copied_var(name);
+		if (!cv)
+			continue;
+		const bool build = cv->kind == core::CopiedKind::build_only;
+		std::string fix =
+			build ? fmt::format("keep {} only where you build code", name) : fmt::format("unset {}", name);
+		if (!cv->instead.empty())
+			fix += fmt::format("; on ROCm: {}", cv->instead);
+		c.add("RDNA-ENV-014", name,
+		      fmt::format("{}={} has no effect here ({})", name, value, core::to_string(cv->kind)),
+		      fmt::format("{} ({})", cv->effect, cv->source), fix,
+		      build ? std::vector<Remedy>{NoChange{}}
+			    : std::vector<Remedy>{UnsetEnv{
+				      name, fmt::format("no effect on ROCm ({})", core::to_string(cv->kind))}});
+	}
+}
+
+void misspelt(Ctx &c)
+{
+	const auto &vars = c.s.environment.vars;
+	for (const auto &[name, value] : vars) {
+		auto real = core::near_miss(name);
+		if (!real)
+			continue;
+		const core::KnownVar *k = core::known_var(*real);
+		std::vector<Remedy> remedies{UnsetEnv{name, fmt::format("misspelling of {}", *real)}};
+		std::string fix = fmt::format("unset {}", name);
+		// Move the value to the real name, except an override (judged by
+		// RDNA-ENV-001..013 once it is spelt right; rdnactl env proposes the
+		// safe value when none is set) and when the real name is already set.
+		const bool is_override = *real == "HSA_OVERRIDE_GFX_VERSION";
+		if (!vars.count(*real) && !is_override) {
+			remedies.push_back(SetEnv{*real, value, fmt::format("the name {} meant", name)});
+			fix += fmt::format("; export {}='{}'", *real, value);
+		} else if (is_override) {
+			fix += fmt::format("; if the GPU needs an override, spell it {} (rdnactl env proposes the "
+					   "ISA-safe value when there is one)",
+					   *real);
+		}
+		c.add("RDNA-ENV-015", name,
+		      fmt::format("{} is not a variable ROCm or PyTorch reads; did you mean {}?", name, *real),
+		      fmt::format("environment names are exact and case-sensitive: {} is read by {}, so this one is "
+				  "ignored",
+				  *real, k ? k->source : "ROCm"),
+		      fix, remedies);
+	}
+}
+
+std::string_view bool_spelling(std::string_view v)
+{
+	std::string l(v);
+	for (char &ch : l)
+		ch = char(std::tolower(static_cast<unsigned char>(ch)));
+	if (l == "true" || l == "1" || l == "yes" || l == "on")
+		return "True";
+	if (l == "false" || l == "0" || l == "no" || l == "off")
+		return "False";
+	return "";
+}
+
+void alloc_conf(Ctx &c)
+{
+	for (std::string_view n : {"PYTORCH_ALLOC_CONF", "PYTORCH_CUDA_ALLOC_CONF", "PYTORCH_HIP_ALLOC_CONF"}) {
+		auto it = c.s.environment.vars.find(std::string(n));
+		if (it == c.s.environment.vars.end())
+			continue;
+		const core::AllocConf conf = core::parse_alloc_conf(it->second);
+		std::vector<std::string> problems = conf.problems;
+		std::string kept; // the options PyTorch accepts, booleans spelt True/False
+		for (const auto &o : conf.options) {
+			const core::AllocKey *k = core::alloc_conf_key(o.key);
+			if (!k) {
+				std::string hint;
+				unsigned best = 4; // a hint for up to three edits
+				for (const auto &known : core::alloc_conf_keys())
+					if (unsigned d = core::edit_distance(o.key, known.key); d < best) {
+						best = d;
+						hint = fmt::format(" (did you mean {}?)", known.key);
+					}
+				problems.push_back(fmt::format("unknown key '{}'{}", o.key, hint));
+				continue;
+			}
+			std::string value = o.value;
+			if (k->value == core::AllocValue::boolean && value != "True" && value != "False") {
+				std::string_view b = bool_spelling(value);
+				problems.push_back(fmt::format(
+					"{}:{}: PyTorch accepts only True or False (case-sensitive)", o.key, value));
+				if (b.empty())
+					continue;
+				value = std::string(b);
+			}
+			// RDNA-ENV-010 asks to drop expandable_segments:True; both remedies agree.
+			if (o.key == "expandable_segments" && value == "True")
+				continue;
+			kept += (kept.empty() ? "" : ",") + o.key + ":" + value;
+		}
+		if (problems.empty())
+			continue;
+		std::string all;
+		for (const auto &p : problems)
+			all += (all.empty() ? "" : "; ") + p;
+		const std::string note = "PyTorch raises RuntimeError on this allocator configuration";
+		c.add("RDNA-ENV-016", std::string(n), fmt::format("{}={}: {}", n, it->second, all),
+		      fmt::format("PyTorch parses it at the first GPU allocation and stops with \"Unrecognized key\" / "
+				  "\"Expected a single True/False argument\" errors ({})",
+				  core::kAllocConfSource),
+		      kept.empty() ? fmt::format("unset {}", n) : fmt::format("export {}='{}'", n, kept),
+		      {kept.empty() ? Remedy{UnsetEnv{std::string(n), note}}
+				    : Remedy{SetEnv{std::string(n), kept, note}}});
+	}
+}
+
+void sudo(Ctx &c)
+{
+	const auto &e = c.s.environment;
+	if (e.sudo_user.empty())
+		return;
+	std::string dropped;
+	for (const auto &d : e.sudo_dropped)
+		dropped += (dropped.empty() ? "" : ",") + d;
+	std::string finding = fmt::format("run under sudo: access judged for user {}", e.sudo_user);
+	if (!e.sudo_environ_read)
+		finding += "; the environment of the sudo call could not be read, this process's (reset by sudo) is "
+			   "audited";
+	else if (dropped.empty())
+		finding += fmt::format("; the environment audited is {}'s; sudo dropped none of the relevant variables",
+				       e.sudo_user);
+	else
+		finding += fmt::format("; the environment audited is {}'s; sudo dropped these variables: {}",
+				       e.sudo_user, dropped);
+	c.add("RDNA-ENV-017", "sudo", finding,
+	      "sudo's env_reset (the default) passes only TERM, PATH, HOME, MAIL, SHELL, LOGNAME, USER and SUDO_* to "
+	      "the command (sudoers(5), \"Command environment\"); a program run with sudo does not see the "
+	      "user's ROCm/PyTorch variables",
+	      dropped.empty() ? std::string("none; run rdnactl without sudo to audit your own session")
+			      : fmt::format("run GPU programs without sudo; if sudo is needed: sudo --preserve-env={} "
+					    "<command> (or sudo -E)",
+					    dropped));
+}
+
+} // namespace
+
+void check_copied_env(Ctx &c)
+{
+	copied(c);
+	misspelt(c);
+	alloc_conf(c);
+	sudo(c);
+}
+
+} // namespace detail
+
+} // namespace rdnafix::status
