@@ -35,6 +35,11 @@ for fx in "$top"/tests/fixtures/*/; do
 	run "$n.env-sh" env "${common[@]}"
 	run "$n.env-fish" env "${common[@]}" --shell fish
 done
+# A shell start-up file with copied variables (RDNA-ENV-014..016) on one fixture machine.
+copied=(--root "$top/tests/fixtures/rx6750xt-raphael/root" --env "$top/tests/golden/copied-env.bashrc"
+	--user "$(sed 's/--user //' "$top/tests/fixtures/rx6750xt-raphael/args")")
+run copied-env.status-text status "${copied[@]}" --color never
+run copied-env.env-sh env "${copied[@]}"
 run validate-list validate --list
 run validate-list-json validate --list --json
 run help --help
