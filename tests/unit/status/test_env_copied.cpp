@@ -122,6 +122,10 @@ TEST_CASE("RDNA-ENV-016: allocator keys and values PyTorch rejects", "[findings]
 	CHECK_THAT(x[1].finding, ContainsSubstring("expandable_segments:true: PyTorch accepts only True or False"));
 	// The unknown key goes; expandable_segments goes too (RDNA-ENV-010 asks for that).
 	CHECK(std::get<SetEnv>(x[1].remedies.at(0)).value == "garbage_collection_threshold:0.6");
+	// RDNA-ENV-010 on the same variable proposes the same value (never a key PyTorch rejects).
+	auto e10 = all(f, "RDNA-ENV-010");
+	REQUIRE(e10.size() == 1);
+	CHECK(std::get<SetEnv>(e10[0].remedies.at(0)).value == "garbage_collection_threshold:0.6");
 	auto only_bad = gfx1030();
 	set_env(only_bad, "PYTORCH_CUDA_ALLOC_CONF=max_split:64\n");
 	auto g = all(evaluate(only_bad), "RDNA-ENV-016");

@@ -92,6 +92,13 @@ void check_access(Ctx &c);
 void check_overrides(Ctx &c);
 void check_environment(Ctx &c);
 void check_copied_env(Ctx &c); // RDNA-ENV-014..017 (checks_env_copied.cpp), run by check_environment
+// An allocator configuration as PyTorch reads it: what it rejects, and the
+// options it accepts (booleans spelt True/False) without expandable_segments:True.
+struct AllocConfCheck {
+	std::vector<std::string> problems;
+	std::string kept;
+};
+AllocConfCheck check_alloc_conf(std::string_view value);
 void check_rdnafix(Ctx &c);
 void check_unreadable(Ctx &c);
 void check_config(Ctx &c);   // RDNA-CFG-001..003 (checks_config.cpp)

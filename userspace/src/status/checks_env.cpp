@@ -151,7 +151,7 @@ void check_environment(Ctx &c)
 		if (!core::alloc_conf_expandable(v))
 			continue;
 		// The same configuration without expandable_segments, or nothing.
-		const std::string rest = core::alloc_conf_without_expandable(v);
+		const std::string rest = check_alloc_conf(v).kept; // what RDNA-ENV-016 also keeps
 		const std::string note = "expandable_segments has crashed and hung ROCm (pytorch#187343, #192259)";
 		c.add("RDNA-ENV-010", std::string(n), fmt::format("{}={}", n, v),
 		      "expandable_segments on ROCm is new (2026) and has produced crashes (pytorch#187343) and "

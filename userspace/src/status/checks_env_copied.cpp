@@ -6,6 +6,7 @@
 #include "core/env_vars.hpp"
 #include "core/parse.hpp"
 
+#include <cctype>
 #include <fmt/format.h>
 
 namespace rdnafix::status {
@@ -83,49 +84,20 @@ void alloc_conf(Ctx &c)
 		auto it = c.s.environment.vars.find(std::string(n));
 		if (it == c.s.environment.vars.end())
 			continue;
-		const core::AllocConf conf = core::parse_alloc_conf(it->second);
-		std::vector<std::string> problems = conf.problems;
-		std::string kept; // the options PyTorch accepts, booleans spelt True/False
-		for (const auto &o : conf.options) {
-			const core::AllocKey *k = core::alloc_conf_key(o.key);
-			if (!k) {
-				std::string hint;
-				unsigned best = 4; // a hint for up to three edits
-				for (const auto &known : core::alloc_conf_keys())
-					if (unsigned d = core::edit_distance(o.key, known.key); d < best) {
-						best = d;
-						hint = fmt::format(" (did you mean {}?)", known.key);
-					}
-				problems.push_back(fmt::format("unknown key '{}'{}", o.key, hint));
-				continue;
-			}
-			std::string value = o.value;
-			if (k->value == core::AllocValue::boolean && value != "True" && value != "False") {
-				std::string_view b = bool_spelling(value);
-				problems.push_back(fmt::format(
-					"{}:{}: PyTorch accepts only True or False (case-sensitive)", o.key, value));
-				if (b.empty())
-					continue;
-				value = std::string(b);
-			}
-			// RDNA-ENV-010 asks to drop expandable_segments:True; both remedies agree.
-			if (o.key == "expandable_segments" && value == "True")
-				continue;
-			kept += (kept.empty() ? "" : ",") + o.key + ":" + value;
-		}
-		if (problems.empty())
+		const AllocConfCheck r = check_alloc_conf(it->second);
+		if (r.problems.empty())
 			continue;
 		std::string all;
-		for (const auto &p : problems)
+		for (const auto &p : r.problems)
 			all += (all.empty() ? "" : "; ") + p;
 		const std::string note = "PyTorch raises RuntimeError on this allocator configuration";
 		c.add("RDNA-ENV-016", std::string(n), fmt::format("{}={}: {}", n, it->second, all),
 		      fmt::format("PyTorch parses it at the first GPU allocation and stops with \"Unrecognized key\" / "
 				  "\"Expected a single True/False argument\" errors ({})",
 				  core::kAllocConfSource),
-		      kept.empty() ? fmt::format("unset {}", n) : fmt::format("export {}='{}'", n, kept),
-		      {kept.empty() ? Remedy{UnsetEnv{std::string(n), note}}
-				    : Remedy{SetEnv{std::string(n), kept, note}}});
+		      r.kept.empty() ? fmt::format("unset {}", n) : fmt::format("export {}='{}'", n, r.kept),
+		      {r.kept.empty() ? Remedy{UnsetEnv{std::string(n), note}}
+				      : Remedy{SetEnv{std::string(n), r.kept, note}}});
 	}
 }
 
@@ -158,6 +130,41 @@ void sudo(Ctx &c)
 }
 
 } // namespace
+
+AllocConfCheck check_alloc_conf(std::string_view value)
+{
+	AllocConfCheck r;
+	const core::AllocConf conf = core::parse_alloc_conf(value);
+	r.problems = conf.problems;
+	for (const auto &o : conf.options) {
+		const core::AllocKey *k = core::alloc_conf_key(o.key);
+		if (!k) {
+			std::string hint;
+			unsigned best = 4; // a hint for up to three edits
+			for (const auto &known : core::alloc_conf_keys())
+				if (unsigned d = core::edit_distance(o.key, known.key); d < best) {
+					best = d;
+					hint = fmt::format(" (did you mean {}?)", known.key);
+				}
+			r.problems.push_back(fmt::format("unknown key '{}'{}", o.key, hint));
+			continue;
+		}
+		std::string v = o.value;
+		if (k->value == core::AllocValue::boolean && v != "True" && v != "False") {
+			std::string_view b = bool_spelling(v);
+			r.problems.push_back(
+				fmt::format("{}:{}: PyTorch accepts only True or False (case-sensitive)", o.key, v));
+			if (b.empty())
+				continue;
+			v = std::string(b);
+		}
+		// RDNA-ENV-010 asks to drop expandable_segments:True.
+		if (o.key == "expandable_segments" && v == "True")
+			continue;
+		r.kept += (r.kept.empty() ? "" : ",") + o.key + ":" + v;
+	}
+	return r;
+}
 
 void check_copied_env(Ctx &c)
 {
