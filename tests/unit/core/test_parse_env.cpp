@@ -128,14 +128,10 @@ TEST_CASE("*_VISIBLE_DEVICES lists", "[parse][env]")
 	}
 }
 
-TEST_CASE("PyTorch allocator config: expandable_segments on, and without it", "[parse][env]")
+TEST_CASE("PyTorch allocator config: expandable_segments on", "[parse][env]")
 {
 	CHECK(alloc_conf_expandable("expandable_segments:True"));
 	CHECK(alloc_conf_expandable("max_split_size_mb:128,EXPANDABLE_SEGMENTS:TRUE"));
 	CHECK_FALSE(alloc_conf_expandable("expandable_segments:False"));
 	CHECK_FALSE(alloc_conf_expandable(""));
-	CHECK(alloc_conf_without_expandable("expandable_segments:True") == "");
-	CHECK(alloc_conf_without_expandable("a:1,expandable_segments:True,b:2") == "a:1,b:2");
-	CHECK(alloc_conf_without_expandable("expandable_segments:False,a:1") == "expandable_segments:False,a:1");
-	CHECK(alloc_conf_without_expandable("a:1,,b:2") == "a:1,b:2");
 }

@@ -302,9 +302,6 @@ Result<VisibleDevices> parse_visible_devices(std::string_view value, std::string
 // separated by ','.  True when an option turns expandable_segments on
 // ("expandable_segments:True", any case).
 bool alloc_conf_expandable(std::string_view value);
-// The same configuration without the options that turn expandable_segments
-// on (order kept; "" when nothing is left).
-std::string alloc_conf_without_expandable(std::string_view value);
 
 // The configuration split the way PyTorch's tokenizer does
 // (c10 ConfigTokenizer / lexArgs: tokens end at ',' ':' '[' ']', white space is

@@ -199,22 +199,6 @@ bool alloc_conf_expandable(std::string_view value)
 	return lower(value).find("expandable_segments:true") != std::string::npos;
 }
 
-std::string alloc_conf_without_expandable(std::string_view value)
-{
-	std::string out;
-	std::size_t pos = 0;
-	while (pos <= value.size()) {
-		std::size_t end = value.find(',', pos);
-		if (end == std::string_view::npos)
-			end = value.size();
-		std::string_view option = value.substr(pos, end - pos);
-		if (!option.empty() && !alloc_conf_expandable(option))
-			out += (out.empty() ? "" : ",") + std::string(option);
-		pos = end + 1;
-	}
-	return out;
-}
-
 AllocConf parse_alloc_conf(std::string_view value)
 {
 	AllocConf out;
