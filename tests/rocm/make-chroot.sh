@@ -17,13 +17,14 @@ STAMP="$ROOT/.rdnafix-ready"
 STAMP_CONTENT="v1 $PKGS"
 # For tests/coverage/run.sh: hipcc and the device libraries (real fat
 # binaries, plain and compressed), clang-offload-bundler (clang-tools-21) and
-# llvm-readelf (llvm-21) as the reference readers, and rocBLAS (a 1 GB
-# .hip_fatbin) as a large real input.  A stamp of their own, so that a cache
+# llvm-readelf (llvm-21) as the reference readers, roc-obj-ls (hip-utils and
+# the Perl modules it uses but does not depend on) for the benchmark, and
+# rocBLAS (a 1 GB .hip_fatbin) as a large real input.  A stamp of their own, so that a cache
 # made for PKGS alone is completed in place with apt (warm) instead of being
 # rebuilt, and an older copy of this script still accepts the cache.
-EXTRA="hipcc rocm-device-libs-21 clang-tools-21 llvm-21 librocblas4"
+EXTRA="hipcc rocm-device-libs-21 clang-tools-21 llvm-21 librocblas4 hip-utils liburi-perl libfile-which-perl"
 EXTRA_STAMP="$ROOT/.rdnafix-ready-extra"
-EXTRA_CONTENT="v1 $EXTRA"
+EXTRA_CONTENT="v3 $EXTRA"
 
 stamp_ok() { [ -f "$1" ] && [ "$(cat "$1")" = "$2" ]; }
 if stamp_ok "$STAMP" "$STAMP_CONTENT" && stamp_ok "$EXTRA_STAMP" "$EXTRA_CONTENT"; then
