@@ -155,6 +155,10 @@ TEST_CASE("read_fatbin hostile: huge counts and sizes, overlaps, loops", "[read_
 	auto f = root.read(elf);
 	CHECK(f.kind == cov::FileKind::unreadable);
 	CHECK(f.unreadable.find("runs past") != std::string::npos);
+	// A 32-bit or big-endian ELF carries no HIP device code: not unreadable.
+	std::string elf32 = good;
+	elf32[4] = 1;
+	CHECK(root.read(elf32).kind == cov::FileKind::elf_without);
 	std::string strndx = good;
 	strndx[62] = 0x70;
 	CHECK(root.read(strndx).unreadable.find("section-name table index") != std::string::npos);
