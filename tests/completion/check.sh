@@ -38,6 +38,9 @@ run "amdgpu.noretry" "rdnactl config unset amdgpu.n"
 run "--dry-run" "rdnactl fix --d"
 run "--dry-run" "rdnactl config undo --d"
 run "--json" "rdnactl status --j"
+run "explain" "rdnactl expl"
+run "--pid" "rdnactl explain --pi"
+run "RDNA-LOG-010 RDNA-LOG-011 RDNA-LOG-012 RDNA-LOG-013 RDNA-LOG-014 RDNA-LOG-015" "rdnactl explain RDNA-LOG-01"
 }
 echo "without bash-completion's helpers:"
 export RDNAFIX_BASH_COMPLETION=

@@ -38,7 +38,7 @@ done
 run validate-list validate --list
 run validate-list-json validate --list --json
 run help --help
-for verb in status env validate history fix; do
+for verb in status env validate history fix explain; do
 	run "help-$verb" "$verb" --help
 done
 run help-config config --help
@@ -48,3 +48,12 @@ done
 run no-verb
 run typo stauts
 run bad-root status --root /nonexistent/rdnafix-snapshot
+# explain: real logs (tests/fixtures/logs/SOURCE.md) judged on a captured machine
+for log in rocm-rocm-2429-no-binary rocm-legacy-rocm-build-5051-journal therock-737-mes-reset; do
+	run "explain-$log" explain "tests/fixtures/logs/$log.txt" --root tests/fixtures/rx6750xt-raphael/root \
+		--env tests/fixtures/rx6750xt-raphael/env
+done
+run explain-json explain tests/fixtures/logs/rocm-rocm-2429-no-binary.txt --json --root tests/fixtures/rx5600xt-k614/root
+run explain-id explain RDNA-LOG-007
+run explain-bad-id explain RDNA-LOG-999
+run explain-missing explain /nonexistent/rdnafix.log

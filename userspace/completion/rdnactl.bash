@@ -20,7 +20,7 @@ _rdnactl()
     local sub="" action="" i
     for ((i = 1; i < cword; i++)); do
         case ${words[i]} in
-            status|env|validate|history|fix) sub=${words[i]}; break ;;
+            status|env|validate|history|fix|explain) sub=${words[i]}; break ;;
             config) sub=config ;;
             show|set|unset|undo) [[ $sub == config && -z $action ]] && action=${words[i]} ;;
         esac
@@ -32,6 +32,7 @@ _rdnactl()
         --user)  COMPREPLY=($(compgen -u -- "$cur")); return ;;
         --color) COMPREPLY=($(compgen -W "auto always never" -- "$cur")); return ;;
         --shell) COMPREPLY=($(compgen -W "sh fish" -- "$cur")); return ;;
+        --pid)   COMPREPLY=($(compgen -W "$(ps -eo pid= 2>/dev/null)" -- "$cur")); return ;;
     esac
 
     # values of config keys: KEY=<TAB>
@@ -54,10 +55,17 @@ _rdnactl()
 
     local common="--root --json --dry-run --no-initramfs --help"
     case $sub in
-        "")       COMPREPLY=($(compgen -W "status env config fix validate history --help --version" -- "$cur")) ;;
+        "")       COMPREPLY=($(compgen -W "status env config fix validate history explain --help --version" -- "$cur")) ;;
         status)   COMPREPLY=($(compgen -W "--root --env --user --json --color --help" -- "$cur")) ;;
         env)      COMPREPLY=($(compgen -W "--root --env --user --shell --help" -- "$cur")) ;;
         fix)      COMPREPLY=($(compgen -W "$common" -- "$cur")) ;;
+        explain)  if [[ $cur == -* ]]; then
+                      COMPREPLY=($(compgen -W "--pid --json --list --no-coverage --root --env --user --help" -- "$cur"))
+                  elif [[ $cur == R* ]]; then
+                      COMPREPLY=($(compgen -W "$(printf 'RDNA-LOG-%03d ' {1..15})" -- "$cur"))
+                  else
+                      COMPREPLY=($(compgen -f -- "$cur"))
+                  fi ;;
         config)
             case $action in
                 "")    COMPREPLY=($(compgen -W "show set unset undo --help" -- "$cur")) ;;

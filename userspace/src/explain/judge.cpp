@@ -163,7 +163,7 @@ namespace {
 
 // The fix for a GPU target without code: the ISA-safe override when one
 // exists and the library has it, else a build with the target.
-void code_fix(const Gpu &g, const std::vector<std::string> &bundled, Explanation *e)
+void code_fix(const Gpu &g, const std::vector<std::string> &bundled, Explanation *e, bool here = true)
 {
 	if (!g.target)
 		return;
@@ -183,8 +183,10 @@ void code_fix(const Gpu &g, const std::vector<std::string> &bundled, Explanation
 			"(LLVM AMDGPUUsage, generic processor {})",
 			safe->dotted(), g.gfx, safe->name(),
 			rules::isa_family_of(*g.target) ? rules::isa_family_of(*g.target)->generic_name : ""));
-		e->remedies.push_back(status::SetEnv{"HSA_OVERRIDE_GFX_VERSION", safe->dotted(),
-						     fmt::format("{} runs {} code (same ISA)", g.gfx, safe->name())});
+		if (here) // a typed remedy only for a GPU of this machine
+			e->remedies.push_back(
+				status::SetEnv{"HSA_OVERRIDE_GFX_VERSION", safe->dotted(),
+					       fmt::format("{} runs {} code (same ISA)", g.gfx, safe->name())});
 	} else if (safe && bundled_known && !has_safe) {
 		e->here.push_back(
 			fmt::format("the ISA-safe override for {} would be {} ({}), but the library has no {} "
@@ -229,7 +231,7 @@ void judge_code_object(const Machine &m, Explanation *e)
 			other.gfx = proc;
 			other.target = parse_gfx(proc);
 			other.label = proc;
-			code_fix(other, bundled, e);
+			code_fix(other, bundled, e, false);
 		}
 	if (m.gpus.empty()) {
 		e->here.push_back("this machine shows no AMD GPU: judged from the log alone");
