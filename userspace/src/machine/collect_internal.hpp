@@ -53,6 +53,10 @@ std::vector<KfdNodeInfo> collect_kfd(io::RootFs &fs, std::vector<Unreadable> &u)
 void collect_access(io::RootFs &fs, Access &a, const std::vector<Device> &devices,
 		    const std::optional<std::string> &user);
 
+// collect_kernel_log.cpp: the amdgpu events of this boot (/dev/kmsg live, a
+// captured dmesg file under a root).
+void collect_kernel_log(io::RootFs &fs, KernelLog &k, bool live);
+
 // collect_env.cpp: this process's environment or the --env file.
 Environment collect_environment(const std::optional<std::string> &file);
 

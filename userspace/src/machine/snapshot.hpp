@@ -8,6 +8,7 @@
 #include "machine/unreadable.hpp"
 
 #include "core/gpudb.hpp"
+#include "core/parse_kernel_log.hpp"
 #include "core/types.hpp"
 
 #include <cstdint>
@@ -175,6 +176,20 @@ struct Environment {
 };
 
 // Which reader filled the snapshot.
+// The kernel log of the current boot (machine/collect_kernel_log.cpp): live
+// from /dev/kmsg, under --root from a captured `dmesg` file
+// (<root>/var/log/rdnafix-dmesg, tests/fixtures/README.md).
+enum class KernelLogSource { none, kmsg, file };
+std::string_view to_string(KernelLogSource s); // "", "kmsg", "file"
+
+struct KernelLog {
+	KernelLogSource source = KernelLogSource::none; // none: no log to read (a root without the file)
+	std::string path;                               // "/dev/kmsg", "var/log/rdnafix-dmesg"
+	std::optional<core::KernelLogEvents> events;    // nullopt when it could not be read
+	std::string error;                              // why not
+	bool truncated = false;                         // only the first part was read
+};
+
 enum class CollectorKind { none, live, root };
 std::string_view to_string(CollectorKind k); // "", "live", "root"
 
@@ -187,6 +202,7 @@ struct Snapshot {
 	Access access;
 	Environment environment;
 	BootConfig boot;               // what the next boot will do, and what may stop rdnafix loading
+	KernelLog kernel_log;          // amdgpu faults, timeouts, resets of the current boot
 	bool nothing_readable = false; // the root is unusable: exit 2
 	std::string nothing_readable_reason;
 };
