@@ -139,6 +139,23 @@ TEST_CASE("ROCm/legacy-rocm-build#5943: amdgpu.ids noise is harmless", "[explain
 	REQUIRE(m[0].detail == "/opt/amdgpu/share/libdrm/amdgpu.ids");
 }
 
+TEST_CASE("PyTorch tracebacks: invalid device function, invalid argument, no kernel image", "[explain]")
+{
+	// etched-ai/open-oasis#27: the traceback's last line, trailing blanks kept
+	auto m = matches_of("open-oasis-27-traceback.txt");
+	REQUIRE(ids(m) == std::vector<std::string>{"RDNA-LOG-001"});
+	REQUIRE(m[0].first_line == 5);
+	// ROCm/TheRock#2707: one match although the hint names hipErrorInvalidValue again
+	m = matches_of("therock-2707-invalid-argument.txt");
+	REQUIRE(ids(m) == std::vector<std::string>{"RDNA-LOG-003"});
+	REQUIRE(m[0].count == 2);
+	// lamikr/rocm_sdk_builder#228: HIP's words for hipErrorNoBinaryForGpu, twice: one match, counted
+	m = matches_of("rocm-sdk-builder-228-no-kernel-image.txt");
+	REQUIRE(ids(m) == std::vector<std::string>{"RDNA-LOG-002"});
+	REQUIRE(m[0].count == 2);
+	REQUIRE(m[0].nobinary->devices.empty());
+}
+
 TEST_CASE("the validate excerpts (dmesg, journal, bare) are VM fault blocks", "[explain]")
 {
 	const std::pair<const char *, std::size_t> expect[] = {

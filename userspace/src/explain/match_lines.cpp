@@ -68,7 +68,7 @@ std::string word_after(std::string_view l, std::string_view key, std::string_vie
 std::optional<Sig> classify(std::string_view l)
 {
 	if (has(l, "hipErrorNoBinaryForGpu") || has(l, "Unable to find code object for all current devices") ||
-	    has(l, "find binary for current devices"))
+	    has(l, "find binary for current devices") || has(l, "no kernel image is available for execution"))
 		return Sig::no_binary_for_gpu;
 	if (has_icase(l, "invalid device function") || has(l, "hipErrorInvalidDeviceFunction"))
 		return Sig::invalid_device_function;

@@ -20,7 +20,7 @@ const std::vector<SignatureInfo> &catalogue()
 		 "ROCm/clr hipamd/src/hip_module.cpp (hipErrorInvalidDeviceFunction); ROCm/ROCm#2429"},
 		{Sig::no_binary_for_gpu, "RDNA-LOG-002", Severity::error, "no code object for the GPU",
 		 "hipErrorNoBinaryForGpu: Unable to find code object for all current devices! (+ Devices: / Bundled "
-		 "Code Objects: lists)",
+		 "Code Objects: lists) / HIP error: no kernel image is available for execution on the device",
 		 "At load time HIP compared the GPU targets (Devices:) with the code objects bundled in a library "
 		 "(Bundled Code Objects:) and found none for at least one device.",
 		 "The library was built without this GPU's target; the Devices: lines marked [Not Found] are the "
