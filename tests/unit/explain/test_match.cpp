@@ -176,6 +176,18 @@ TEST_CASE("the validate excerpts (dmesg, journal, bare) are VM fault blocks", "[
 	REQUIRE(ids(m) == std::vector<std::string>{"RDNA-LOG-007", "RDNA-LOG-008", "RDNA-LOG-009"});
 }
 
+TEST_CASE("a fault storm folds into one match, counted", "[explain]")
+{
+	std::string storm;
+	for (int i = 0; i < 50; ++i)
+		storm += excerpt("rocm-therock-1271.log") +
+			 "[ 1.0] unrelated line\n[ 1.1] another one\n[ 1.2] and one more\n";
+	const auto m = match_log(read_log(storm));
+	REQUIRE(m.size() == 1);
+	REQUIRE(m[0].sig == Sig::vm_fault);
+	REQUIRE(m[0].count == 50);
+}
+
 TEST_CASE("reader: prefixes of dmesg, dmesg -T, journalctl, kmsg are removed", "[explain]")
 {
 	const auto log = read_log("[  283.724128] amdgpu 0000:2b:00.0: x\n"

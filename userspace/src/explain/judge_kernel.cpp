@@ -87,6 +87,9 @@ void judge_vm_fault(const Machine &m, Explanation *e)
 						       f.thread_pid ? std::to_string(*f.thread_pid) : "?")));
 	if (f.pid && *f.pid == 0)
 		e->decoded.push_back("pid 0: the fault came from a kernel-internal context (no user process)");
+	if (e->match.count > 1)
+		e->decoded.push_back(
+			fmt::format("the same fault (process, VMID, status) {} times in the log", e->match.count));
 	if (f.address) {
 		std::string where;
 		if (*f.address < 0x1000 * 16)

@@ -84,6 +84,19 @@ std::vector<Match> match_log(const Log &log)
 				lines.push_back(L[k].text);
 			const auto faults = af::parse_vm_faults(lines);
 			for (const auto &f : faults) {
+				// a fault storm: the same process, VMID and status again -> counted, not repeated
+				auto same = std::find_if(out.begin(), out.end(), [&](const Match &o) {
+					return o.fault && o.fault->device == f.device && o.fault->pasid == f.pasid &&
+					       o.fault->pid == f.pid && o.fault->vmid == f.vmid &&
+					       (o.fault->status ? std::optional<std::uint32_t>(o.fault->status->raw)
+								: std::nullopt) ==
+						       (f.status ? std::optional<std::uint32_t>(f.status->raw)
+								 : std::nullopt);
+				});
+				if (same != out.end()) {
+					++same->count;
+					continue;
+				}
 				Match m = start(Sig::vm_fault, L[i]);
 				m.excerpt.clear();
 				for (auto k : idx)
