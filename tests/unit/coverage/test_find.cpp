@@ -59,8 +59,11 @@ void torch_at(const Tree &t, const std::string &site, const std::string &version
 {
 	t.write(site + "/torch/version.py",
 		"from typing import Optional\n\n__all__ = ['__version__', 'debug', 'cuda', 'git_version', 'hip']\n"
-		"__version__ = '" + version + "'\ndebug = False\ncuda: Optional[str] = None\n"
-		"git_version = 'a8d6afb511a69687bbb2b7e88a3cf67917e1697e'\nhip: Optional[str] = " + hip + "\n");
+		"__version__ = '" +
+			version +
+			"'\ndebug = False\ncuda: Optional[str] = None\n"
+			"git_version = 'a8d6afb511a69687bbb2b7e88a3cf67917e1697e'\nhip: Optional[str] = " +
+			hip + "\n");
 	t.write(site + "/torch/lib/libtorch_hip.so");
 	t.write(site + "/torch/lib/libtorch_cpu.so");
 	t.write(site + "/torch/lib/libamdhip64.so");
@@ -171,8 +174,7 @@ TEST_CASE("_rocm_sdk_* wheels: their lib/ directories")
 	const Install *sdk = by_label(f, "ROCm wheel _rocm_sdk_libraries_gfx1151");
 	REQUIRE(sdk);
 	CHECK(sdk->runtime_version == "7.0.0rc20250911");
-	CHECK(names(*sdk) ==
-	      std::vector<std::string>{"libMIOpen.so.1", "librocblas.so.5", "rocBLAS Tensile library"});
+	CHECK(names(*sdk) == std::vector<std::string>{"libMIOpen.so.1", "librocblas.so.5", "rocBLAS Tensile library"});
 	CHECK(!by_label(f, "ROCm wheel _rocm_sdk_core")); // host-only: nothing to judge
 }
 

@@ -160,8 +160,8 @@ TEST_CASE("--gfx targets: valid spellings, and errors that name the input")
 	CHECK(!(*ok)[0].xnack_on);
 	CHECK((*ok)[1].xnack_on);
 	CHECK((*ok)[2].sramecc == true);
-	for (const char *bad : {"1031", "gfx10-3-generic", "GFX1031", "gfx1031:xnack", "gfx1031:foo+", "gfx1031:",
-				"gfx90a:xnack+:xnack-", "gfx103"}) {
+	for (const char *bad : {"1031", "gfx10-3-generic", "GFX1031", "gfx1031:xnack", "gfx1031:foo+",
+				"gfx1031:", "gfx90a:xnack+:xnack-", "gfx103"}) {
 		auto r = gpus_of(snap, {bad});
 		INFO(bad);
 		REQUIRE(!r);

@@ -53,10 +53,10 @@ TEST_CASE("hostile names are skipped, never trusted")
 	CHECK(named("gfx") == "-");
 	CHECK(named("gfx10") == "-");
 	CHECK(named("gfxZZZZ.dat") == "-");
-	CHECK(named("notgfx1030.dat") == "-");                // not at a separator
-	CHECK(named("TensileLibrary_GFX1030.dat") == "-");     // tools write lower case
+	CHECK(named("notgfx1030.dat") == "-");                         // not at a separator
+	CHECK(named("TensileLibrary_GFX1030.dat") == "-");             // tools write lower case
 	CHECK(named("TensileLibrary_gfx1030-xnack.dat") == "gfx1030"); // no +/-: feature ignored
-	CHECK(named("gfx1030-xnack+-xnack-.co") == "gfx1030:xnack+"); // a repeated feature stops the list
+	CHECK(named("gfx1030-xnack+-xnack-.co") == "gfx1030:xnack+");  // a repeated feature stops the list
 	CHECK(named("gfx10-generic.dat") == "gfx10-generic");
 	CHECK(named("gfx-generic.dat") == "-");
 	CHECK(named(std::string(300, 'a') + "_gfx1030.co") == "-"); // longer than NAME_MAX

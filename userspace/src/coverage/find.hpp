@@ -26,9 +26,9 @@ namespace rdnafix::coverage::detail {
 // One row of the device-code table: library files whose name starts with
 // `stem` (then ".so", ".so.N..." or, with variants, "<suffix>.so...").
 struct DeviceCodeLib {
-	std::string_view stem;  // "librocblas"
-	bool variants;          // libMIOpenCKGroupedConv_gfx1100.so
-	std::string_view why;   // what device code it carries
+	std::string_view stem; // "librocblas"
+	bool variants;         // libMIOpenCKGroupedConv_gfx1100.so
+	std::string_view why;  // what device code it carries
 };
 const std::vector<DeviceCodeLib> &device_code_libs();
 // Pure: does this file name belong to a row of the table (nullptr if not)?
@@ -55,8 +55,7 @@ std::vector<Library> libraries_in(io::RootFs &fs, Found &f, const std::string &d
 				  const std::vector<std::string_view> &skip = {});
 // The per-target data directories below an installation: lib/rocblas/library,
 // lib/hipblaslt/library, share/miopen/db (those that exist).
-void add_data_dirs(io::RootFs &fs, Found &f, Install &inst, const std::string &lib_dir,
-		   const std::string &share_dir);
+void add_data_dirs(io::RootFs &fs, Found &f, Install &inst, const std::string &lib_dir, const std::string &share_dir);
 
 void find_python(io::RootFs &fs, const machine::Environment &env, const std::vector<std::string> &pythons, Found &f);
 void find_rocm(io::RootFs &fs, const machine::Environment &env, Found &f);

@@ -45,13 +45,14 @@ const DeviceCodeLib *device_code_lib(std::string_view n)
 		std::string_view mid = rest.substr(0, so), tail = rest.substr(so + 3);
 		if (!mid.empty() && !row.variants)
 			continue;
-		if (!std::all_of(mid.begin(), mid.end(),
-				 [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-'; }))
+		if (!std::all_of(mid.begin(), mid.end(), [](char c) {
+			    return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-';
+		    }))
 			continue;
 		// ".so" or ".so.4" / ".so.4.4.0"
 		if (!tail.empty() && (tail[0] != '.' || !std::all_of(tail.begin(), tail.end(), [](char c) {
-						     return c == '.' || (c >= '0' && c <= '9');
-					     })))
+					      return c == '.' || (c >= '0' && c <= '9');
+				      })))
 			continue;
 		return &row;
 	}

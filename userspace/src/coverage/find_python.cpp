@@ -53,9 +53,8 @@ std::string version_of_name(std::string_view n)
 		return "";
 	std::string_view v = n.substr(6);
 	std::string_view minor = v.substr(2);
-	if (minor.empty() || minor.size() > 3 || !std::all_of(minor.begin(), minor.end(), [](char c) {
-		    return c >= '0' && c <= '9';
-	    }))
+	if (minor.empty() || minor.size() > 3 ||
+	    !std::all_of(minor.begin(), minor.end(), [](char c) { return c >= '0' && c <= '9'; }))
 		return "";
 	return std::string(v);
 }
@@ -308,7 +307,7 @@ void find_python(io::RootFs &fs, const machine::Environment &env, const std::vec
 		}
 	if (!found)
 		f.notes.push_back(path == env.locate.end() ? "PATH is not set: no python3 looked up"
-							     : "no python3 on PATH");
+							   : "no python3 on PATH");
 	for (const auto &in : todo)
 		scan_interp(fs, env, in, f);
 }

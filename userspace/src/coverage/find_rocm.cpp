@@ -68,9 +68,10 @@ void versioned_data(io::RootFs &fs, Found &f, Install &inst, const std::string &
 			auto canon = fs.canonical(d);
 			if (!canon || f.seen[*canon])
 				continue;
-			auto l = read_tensile_dir(fs, d,
-						  std::string(lib == std::string_view("rocblas") ? "rocBLAS" : "hipBLASLt") +
-							  " Tensile library " + v);
+			auto l = read_tensile_dir(
+				fs, d,
+				std::string(lib == std::string_view("rocblas") ? "rocBLAS" : "hipBLASLt") +
+					" Tensile library " + v);
 			if (l) {
 				f.seen[*canon] = true;
 				inst.libraries.push_back(std::move(*l));
@@ -143,7 +144,7 @@ void find_consumers(io::RootFs &fs, Found &f)
 		inst.kind = InstallKind::consumer;
 		inst.found_by = FoundBy::multiarch;
 		inst.label = std::string(dir).find("ollama") != std::string::npos ? "ollama GGML HIP backend"
-										   : "llama.cpp GGML HIP backend";
+										  : "llama.cpp GGML HIP backend";
 		inst.path = dir;
 		inst.via = std::string("/") + dir;
 		for (auto &l : libraries_in(fs, f, dir))

@@ -53,7 +53,7 @@ std::optional<core::codeobj::TargetId> parse_gfx_option(std::string_view e)
 		std::string_view item = rest.substr(0, colon);
 		if (colon != std::string_view::npos)
 			colon += e.size() - rest.size();
-		core::codeobj::Feature *f = item.starts_with("xnack")	  ? &t.xnack
+		core::codeobj::Feature *f = item.starts_with("xnack")     ? &t.xnack
 					    : item.starts_with("sramecc") ? &t.sramecc
 									  : nullptr;
 		std::size_t len = f == &t.xnack ? 5 : 7;
@@ -83,10 +83,11 @@ core::Result<std::vector<Gpu>> gpus_of(const machine::Snapshot &s, const std::ve
 	for (const auto &e : extra) {
 		auto t = parse_gfx_option(e);
 		if (!t)
-			return core::Error{fmt::format("--gfx '{}' is not a GPU target: expected gfx + 3 or 4 characters "
-						       "as the kernel reports it (gfx1031, gfx90a), optionally followed by "
-						       ":xnack+, :xnack-, :sramecc+ or :sramecc-",
-						       e)};
+			return core::Error{
+				fmt::format("--gfx '{}' is not a GPU target: expected gfx + 3 or 4 characters "
+					    "as the kernel reports it (gfx1031, gfx90a), optionally followed by "
+					    ":xnack+, :xnack-, :sramecc+ or :sramecc-",
+					    e)};
 		Gpu g;
 		g.gfx = t->processor;
 		if (t->sramecc != core::codeobj::Feature::any)

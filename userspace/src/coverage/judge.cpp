@@ -164,18 +164,19 @@ DeviceVerdict judge_library(const Library &lib, const std::string &runtime_versi
 			}
 			auto rv = major_minor(runtime_version);
 			if (rv && *rv < std::pair{6u, 4u}) {
-				generic_refused = fmt::format("{} code needs a ROCm 6.4 or newer runtime (code object v6); "
-							      "this installation's is {}",
-							      spell(t), runtime_version);
+				generic_refused =
+					fmt::format("{} code needs a ROCm 6.4 or newer runtime (code object v6); "
+						    "this installation's is {}",
+						    spell(t), runtime_version);
 				break;
 			}
 			v.verdict = Verdict::generic;
 			v.via = spell(t);
-			v.reason = fmt::format("has {}, which the runtime loads for {} from ROCm 6.4 (code object v6){}",
-					       spell(t), gpu.gfx,
-					       fam->no_restrictions ? ""
-								    : fmt::format("; LLVM lists restrictions: {}",
-										  fam->restrictions));
+			v.reason = fmt::format(
+				"has {}, which the runtime loads for {} from ROCm 6.4 (code object v6){}", spell(t),
+				gpu.gfx,
+				fam->no_restrictions ? ""
+						     : fmt::format("; LLVM lists restrictions: {}", fam->restrictions));
 			return v;
 		}
 	// 3. Code for another target of the same generation: only with an override.
@@ -186,10 +187,12 @@ DeviceVerdict judge_library(const Library &lib, const std::string &runtime_versi
 			if (t.processor.ends_with("-generic"))
 				continue;
 			auto other = gpudb::parse_gfx_name(t.processor);
-			if (!other || other->major != native->major || *other == *native || !feature_clash(t, gpu).empty())
+			if (!other || other->major != native->major || *other == *native ||
+			    !feature_clash(t, gpu).empty())
 				continue;
 			auto a = rules::assess_override(*native, *other);
-			if (a.verdict == rules::OverrideVerdict::unknown || a.verdict == rules::OverrideVerdict::pointless)
+			if (a.verdict == rules::OverrideVerdict::unknown ||
+			    a.verdict == rules::OverrideVerdict::pointless)
 				continue;
 			auto dist = [&](const TargetId &x) {
 				auto g = gpudb::parse_gfx_name(x.processor);
@@ -232,7 +235,8 @@ std::vector<LibraryJudgement> judge(const std::vector<Install> &installs, const 
 		for (std::size_t l = 0; l < installs[i].libraries.size(); ++l) {
 			LibraryJudgement j{i, l, {}};
 			for (const auto &g : gpus)
-				j.devices.push_back(judge_library(installs[i].libraries[l], installs[i].runtime_version, g));
+				j.devices.push_back(
+					judge_library(installs[i].libraries[l], installs[i].runtime_version, g));
 			out.push_back(std::move(j));
 		}
 	return out;

@@ -31,7 +31,7 @@ struct Library {
 	LibraryKind kind = LibraryKind::fatbin;
 	// The distinct targets found (canonical target ids, sorted).
 	std::vector<core::codeobj::TargetId> targets;
-	std::optional<FatbinFile> file;  // kind == fatbin
+	std::optional<FatbinFile> file;    // kind == fatbin
 	std::vector<std::string> problems; // unreadable bundles, entry/e_flags disagreements
 };
 
@@ -71,13 +71,13 @@ enum class Verdict {
 std::string_view to_string(Verdict v);
 
 struct DeviceVerdict {
-	std::string device;      // PCI BDF ("" for a device given with --gfx)
-	std::string gfx;         // native target of the device ("gfx1031")
+	std::string device; // PCI BDF ("" for a device given with --gfx)
+	std::string gfx;    // native target of the device ("gfx1031")
 	Verdict verdict = Verdict::missing;
-	std::string via;         // matching target id: "gfx1031", "gfx10-3-generic", "gfx1030" (override)
-	std::string override_value;                          // override_only: "10.3.0"
+	std::string via;            // matching target id: "gfx1031", "gfx10-3-generic", "gfx1030" (override)
+	std::string override_value; // override_only: "10.3.0"
 	std::optional<rules::OverrideVerdict> override_safety; // override_only: ISA safety of that value
-	std::string reason;      // one line with the evidence ("only gfx90a:xnack+; the GPU runs xnack off")
+	std::string reason; // one line with the evidence ("only gfx90a:xnack+; the GPU runs xnack off")
 };
 
 struct LibraryJudgement {
@@ -99,9 +99,9 @@ struct Report {
 	std::vector<Install> installs;
 	std::vector<LibraryJudgement> judgements;
 	std::vector<InstallVerdict> summary; // per install with code x GPU, in install order
-	std::vector<std::string> searched; // root-relative places looked at, in order
-	std::vector<std::string> notes;    // "no python3 on PATH", "--python X: not an interpreter"
-	double seconds = 0;                // wall time of the scan
+	std::vector<std::string> searched;   // root-relative places looked at, in order
+	std::vector<std::string> notes;      // "no python3 on PATH", "--python X: not an interpreter"
+	double seconds = 0;                  // wall time of the scan
 	std::uint64_t bytes_read = 0;
 };
 

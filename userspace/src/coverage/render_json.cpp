@@ -22,8 +22,8 @@ ordered_json verdict_json(const DeviceVerdict &v)
 		{"verdict", std::string(to_string(v.verdict))},
 		{"via", null_if_empty(v.via)},
 		{"override_value", null_if_empty(v.override_value)},
-		{"override_safety",
-		 v.override_safety ? ordered_json(std::string(rules::to_string(*v.override_safety))) : ordered_json(nullptr)},
+		{"override_safety", v.override_safety ? ordered_json(std::string(rules::to_string(*v.override_safety)))
+						      : ordered_json(nullptr)},
 		{"reason", v.reason}};
 }
 
@@ -33,9 +33,10 @@ ordered_json file_json(const FatbinFile &f)
 	for (const auto &b : f.bundles) {
 		ordered_json entries = ordered_json::array();
 		for (const auto &e : b.entries) {
-			ordered_json x{{"id", e.id.raw},
-				       {"target", e.id.target ? ordered_json(spelled(*e.id.target)) : ordered_json(nullptr)},
-				       {"size", e.size}};
+			ordered_json x{
+				{"id", e.id.raw},
+				{"target", e.id.target ? ordered_json(spelled(*e.id.target)) : ordered_json(nullptr)},
+				{"size", e.size}};
 			if (e.elf) {
 				x["e_flags"] = e.elf->e_flags;
 				x["code_object_version"] = e.elf->code_object_version;

@@ -169,7 +169,8 @@ std::string render_text(const Report &r, const std::string &root)
 				for (const auto &d : j.devices)
 					if (d.device == s.verdict.device && d.gfx == s.verdict.gfx &&
 					    d.verdict != Verdict::native && d.verdict != Verdict::no_code)
-						line(fmt::format("       {}: {}", in.libraries[j.library].name, d.reason));
+						line(fmt::format("       {}: {}", in.libraries[j.library].name,
+								 d.reason));
 			}
 		}
 	}

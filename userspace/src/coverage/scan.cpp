@@ -35,7 +35,8 @@ void fill_targets(Library &lib)
 		add_target(lib.targets, f.code_object->target);
 	for (const auto &b : f.bundles) {
 		if (!b.unreadable.empty())
-			lib.problems.push_back(fmt::format("bundle at offset {}: unreadable: {}", b.file_offset, b.unreadable));
+			lib.problems.push_back(
+				fmt::format("bundle at offset {}: unreadable: {}", b.file_offset, b.unreadable));
 		for (const auto &e : b.entries) {
 			if (!e.id.is_amdgcn() || !e.id.target)
 				continue;

@@ -22,6 +22,11 @@ std::string render_text(const Snapshot &s, const Assessment &a, const std::vecto
 nlohmann::ordered_json configuration_json(const Snapshot &s, const Assessment &a);
 std::vector<std::string> configuration_lines(const Snapshot &s, const Assessment &a);
 
+// The Code objects part (render_coverage.cpp): the `coverage` object (null
+// with --no-coverage) and the text section's lines.
+nlohmann::ordered_json coverage_json(const Assessment &a);
+std::vector<std::string> coverage_lines(const Assessment &a);
+
 // `rdnactl env`: shell lines.
 std::string render_env(const std::vector<Export> &exports, Shell shell);
 

@@ -70,6 +70,7 @@ public:
 	void configuration();
 	void access();
 	void environment();
+	void code_objects();
 	void findings(const std::vector<Finding> &findings);
 
 private:
@@ -287,6 +288,14 @@ void Text::environment()
 	unreadable(e.unreadable);
 }
 
+void Text::code_objects()
+{
+	line("");
+	line(st_.head("Code objects"));
+	for (auto &l : coverage_lines(a_))
+		line(l);
+}
+
 void Text::findings(const std::vector<Finding> &findings)
 {
 	line("");
@@ -319,6 +328,7 @@ std::string render_text(const Snapshot &s, const Assessment &a, const std::vecto
 	t.configuration();
 	t.access();
 	t.environment();
+	t.code_objects();
 	t.findings(findings);
 	return t.take();
 }
