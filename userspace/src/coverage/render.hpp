@@ -26,6 +26,9 @@ std::vector<std::string> summary_lines(const Report &r);
 std::string verdict_phrase(const DeviceVerdict &v);
 
 std::string render_text(const Report &r, const std::string &root);
-nlohmann::ordered_json to_json(const Report &r);
+// `files`: each library's bundles and entries and the bytes read (what the
+// reader saw; `rdnactl coverage --json`).  status leaves them out: its
+// goldens hold verdicts, not the reader's byte counts.
+nlohmann::ordered_json to_json(const Report &r, bool files = true);
 
 } // namespace rdnafix::coverage

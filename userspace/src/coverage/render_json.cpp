@@ -64,7 +64,7 @@ ordered_json file_json(const FatbinFile &f)
 
 } // namespace
 
-ordered_json to_json(const Report &r)
+ordered_json to_json(const Report &r, bool files)
 {
 	ordered_json gpus = ordered_json::array();
 	for (const auto &g : r.gpus)
@@ -86,13 +86,15 @@ ordered_json to_json(const Report &r)
 				if (j.install == i && j.library == l)
 					for (const auto &d : j.devices)
 						verdicts.push_back(verdict_json(d));
-			libs.push_back({{"name", lib.name},
-					{"path", "/" + lib.path},
-					{"kind", std::string(to_string(lib.kind))},
-					{"targets", std::move(targets)},
-					{"file", lib.file ? file_json(*lib.file) : ordered_json(nullptr)},
-					{"problems", lib.problems},
-					{"verdicts", std::move(verdicts)}});
+			ordered_json x{{"name", lib.name},
+				       {"path", "/" + lib.path},
+				       {"kind", std::string(to_string(lib.kind))},
+				       {"targets", std::move(targets)}};
+			if (files)
+				x["file"] = lib.file ? file_json(*lib.file) : ordered_json(nullptr);
+			x["problems"] = lib.problems;
+			x["verdicts"] = std::move(verdicts);
+			libs.push_back(std::move(x));
 		}
 		ordered_json summary = ordered_json::array();
 		for (const auto &s : r.summary)
@@ -114,11 +116,13 @@ ordered_json to_json(const Report &r)
 	ordered_json searched = ordered_json::array();
 	for (const auto &s : r.searched)
 		searched.push_back("/" + s);
-	return {{"gpus", std::move(gpus)},
-		{"installs", std::move(installs)},
-		{"searched", std::move(searched)},
-		{"notes", r.notes},
-		{"bytes_read", r.bytes_read}};
+	ordered_json o{{"gpus", std::move(gpus)},
+		       {"installs", std::move(installs)},
+		       {"searched", std::move(searched)},
+		       {"notes", r.notes}};
+	if (files)
+		o["bytes_read"] = r.bytes_read;
+	return o;
 }
 
 } // namespace rdnafix::coverage

@@ -50,7 +50,7 @@ nlohmann::ordered_json coverage_json(const Assessment &a)
 {
 	if (!a.coverage)
 		return nullptr;
-	return coverage::to_json(*a.coverage);
+	return coverage::to_json(*a.coverage, false);
 }
 
 } // namespace rdnafix::status
