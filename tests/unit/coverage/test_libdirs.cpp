@@ -72,6 +72,13 @@ TEST_CASE("targets_in_names: distinct and sorted, with counts")
 	REQUIRE(r.targets.size() == 2);
 	CHECK(spelled(r.targets[0]) == "gfx1030");
 	CHECK(spelled(r.targets[1]) == "gfx1100");
+	// Display order: by GFX version, a generic after its family.
+	auto o = targets_in_names({"a_gfx1030.co", "a_gfx900.co", "a_gfx90a.co", "a_gfx10-3-generic.co", "a_gfx1100.co",
+				   "a_gfx1036.co", "a_gfx11-generic.co", "a_gfx1200.co"});
+	std::string order;
+	for (const auto &t : o.targets)
+		order += spelled(t) + " ";
+	CHECK(order == "gfx900 gfx90a gfx1030 gfx1036 gfx10-3-generic gfx1100 gfx11-generic gfx1200 ");
 	CHECK(r.files == 5);
 	CHECK(r.files_with_target == 3);
 }

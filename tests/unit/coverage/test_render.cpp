@@ -60,13 +60,15 @@ TEST_CASE("text: GPUs, installations with their libraries and targets, the verdi
 	CHECK_THAT(t, ContainsSubstring("  gfx1031 @ 0000:03:00.0       XNACK off\n"));
 	CHECK_THAT(t, ContainsSubstring("  gfx1100 (--gfx)              XNACK off\n"));
 	CHECK_THAT(t, ContainsSubstring("PyTorch 2.5.1+rocm6.2 (HIP 6.2.41133-dd7f95766)\n"));
-	CHECK_THAT(t, ContainsSubstring("  where            /home/u/venv/lib/python3.13/site-packages/torch  (via "
-					"VIRTUAL_ENV=/home/u/venv)\n"));
-	CHECK_THAT(t, ContainsSubstring("  libtorch_hip.so  gfx1030 gfx1100\n"));
-	CHECK_THAT(t, ContainsSubstring("  libMIOpen.so     no device code\n"));
+	CHECK_THAT(t,
+		   ContainsSubstring("  where                    /home/u/venv/lib/python3.13/site-packages/torch  (via "
+				     "VIRTUAL_ENV=/home/u/venv)\n"));
+	CHECK_THAT(t, ContainsSubstring("  libtorch_hip.so          gfx1030 gfx1100\n"));
+	CHECK_THAT(t, ContainsSubstring("  libMIOpen.so             no device code\n"));
 	CHECK_THAT(t, ContainsSubstring(
 			      "  => gfx1031 @ 0000:03:00.0: only with HSA_OVERRIDE_GFX_VERSION=10.3.0 (isa_safe)\n"
-			      "       libtorch_hip.so: has gfx1030 but not gfx1031 or gfx10-3-generic"));
+			      "       libtorch_hip.so: has gfx1030 but not gfx1031 or gfx10-3-generic\n"
+			      "       isa_safe: gfx1031 and gfx1030 are both in gfx10-3-generic"));
 	CHECK_THAT(t, ContainsSubstring("  => gfx1100 (--gfx): native\n"));
 	CHECK_THAT(t, ContainsSubstring("Notes\n  no python3 on PATH\n"));
 	CHECK_THAT(t, ContainsSubstring("Verdict: 1 GPU x installation pair without native or generic code\n"));

@@ -211,9 +211,9 @@ DeviceVerdict judge_library(const Library &lib, const std::string &runtime_versi
 		v.via = spell(*best);
 		v.override_value = o->dotted();
 		v.override_safety = best_a->verdict;
-		v.reason = fmt::format("has {} but not {}{}: runs only with HSA_OVERRIDE_GFX_VERSION={} ({}: {})",
-				       spell(*best), gpu.gfx, fam ? " or " + std::string(fam->generic_name) : "",
-				       v.override_value, rules::to_string(best_a->verdict), best_a->reason);
+		v.override_reason = best_a->reason;
+		v.reason = fmt::format("has {} but not {}{}", spell(*best), gpu.gfx,
+				       fam ? " or " + std::string(fam->generic_name) : "");
 		return v;
 	}
 	// 4. Missing.

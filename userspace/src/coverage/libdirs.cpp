@@ -107,6 +107,32 @@ std::string spelled(const TargetId &t)
 	return s;
 }
 
+namespace {
+
+// gfx1030 -> 100300; gfx10-3-generic -> 100399; gfx11-generic -> 119999.
+unsigned order_key(const std::string &p)
+{
+	if (auto g = gpudb::parse_gfx_name(p))
+		return g->kfd_version();
+	unsigned major = 0, minor = 99;
+	std::size_t i = 3;
+	while (i < p.size() && is_digit(p[i]) && major < 1000)
+		major = major * 10 + unsigned(p[i++] - '0');
+	if (i + 1 < p.size() && p[i] == '-' && is_digit(p[i + 1]))
+		minor = unsigned(p[i + 1] - '0');
+	return major * 10000 + minor * 100 + 99;
+}
+
+} // namespace
+
+bool target_less(const TargetId &a, const TargetId &b)
+{
+	unsigned ka = order_key(a.processor), kb = order_key(b.processor);
+	if (ka != kb)
+		return ka < kb;
+	return a < b;
+}
+
 std::optional<TargetId> target_in_file_name(std::string_view name)
 {
 	if (name.size() > 255) // NAME_MAX: no real file name is longer
@@ -131,7 +157,7 @@ NamedTargets targets_in_names(const std::vector<std::string> &names)
 				out.targets.push_back(*t);
 		}
 	}
-	std::sort(out.targets.begin(), out.targets.end());
+	std::sort(out.targets.begin(), out.targets.end(), target_less);
 	return out;
 }
 

@@ -31,7 +31,11 @@ std::optional<core::codeobj::TargetId> target_in_file_name(std::string_view name
 // processor, then the features in alphabetical order.
 std::string spelled(const core::codeobj::TargetId &t);
 
-// Pure: the distinct targets (sorted) named by `names`, and how many names
+// Order of targets for display: by GFX version (gfx900 < gfx90a < gfx1030),
+// a generic target after the members of its family, then by features.
+bool target_less(const core::codeobj::TargetId &a, const core::codeobj::TargetId &b);
+
+// Pure: the distinct targets (sorted with target_less) named by `names`, and how many names
 // named one.
 struct NamedTargets {
 	std::vector<core::codeobj::TargetId> targets;

@@ -24,6 +24,7 @@ ordered_json verdict_json(const DeviceVerdict &v)
 		{"override_value", null_if_empty(v.override_value)},
 		{"override_safety", v.override_safety ? ordered_json(std::string(rules::to_string(*v.override_safety)))
 						      : ordered_json(nullptr)},
+		{"override_reason", null_if_empty(v.override_reason)},
 		{"reason", v.reason}};
 }
 

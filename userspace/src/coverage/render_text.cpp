@@ -108,8 +108,11 @@ std::string gpu_label(const std::string &gfx, const std::string &device)
 
 std::string targets_text(const Library &l)
 {
-	if (l.targets.empty())
+	if (l.targets.empty()) {
+		if (l.kind != LibraryKind::fatbin)
+			return l.problems.empty() ? "no per-target files" : "unreadable";
 		return l.file && l.file->kind == FileKind::unreadable ? "unreadable" : "no device code";
+	}
 	std::string s;
 	for (const auto &t : l.targets)
 		s += (s.empty() ? "" : " ") + spelled(t);
@@ -150,13 +153,13 @@ std::string render_text(const Report &r, const std::string &root)
 		line(in.label + (in.runtime_version.empty() || in.runtime_version == in.version
 					 ? ""
 					 : fmt::format(" (HIP {})", in.runtime_version)));
-		line(fmt::format("  where            /{}  (via {})", in.path, in.via));
+		line(fmt::format("  {:<24} /{}  (via {})", "where", in.path, in.via));
 		for (const auto &l : in.libraries) {
-			line(fmt::format("  {:<16} {}", l.name, targets_text(l)));
-			if (l.kind != LibraryKind::fatbin && l.path.rfind(in.path, 0) != 0)
-				line(fmt::format("  {:<16} /{}", "", l.path));
+			line(fmt::format("  {:<24} {}", l.name, targets_text(l)));
+			if (l.path.rfind(in.path, 0) != 0)
+				line(fmt::format("  {:<24} /{}", "", l.path));
 			for (const auto &p : l.problems)
-				line(fmt::format("  {:<16} problem: {}", "", p));
+				line(fmt::format("  {:<24} problem: {}", "", p));
 		}
 		for (const auto &s : r.summary) {
 			if (s.install != i)
@@ -172,6 +175,9 @@ std::string render_text(const Report &r, const std::string &root)
 						line(fmt::format("       {}: {}", in.libraries[j.library].name,
 								 d.reason));
 			}
+			if (s.verdict.verdict == Verdict::override_only && s.verdict.override_safety)
+				line(fmt::format("       {}: {}", rules::to_string(*s.verdict.override_safety),
+						 s.verdict.override_reason));
 		}
 	}
 	if (r.installs.empty()) {

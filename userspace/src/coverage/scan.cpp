@@ -2,6 +2,7 @@
 #include "coverage/scan.hpp"
 
 #include "coverage/find.hpp"
+#include "coverage/libdirs.hpp"
 
 #include "io/rootfs.hpp"
 
@@ -47,7 +48,7 @@ void fill_targets(Library &lib)
 			add_target(lib.targets, *e.id.target);
 		}
 	}
-	std::sort(lib.targets.begin(), lib.targets.end());
+	std::sort(lib.targets.begin(), lib.targets.end(), target_less);
 }
 
 Report scan(io::RootFs &fs, const machine::Snapshot &s, const ScanOptions &opts)

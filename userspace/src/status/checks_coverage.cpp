@@ -5,6 +5,7 @@
 #include "coverage/render.hpp"
 
 #include "core/gpudb.hpp"
+#include "core/rules.hpp"
 
 #include <fmt/format.h>
 
@@ -23,10 +24,8 @@ using coverage::Verdict;
 // for a target (pytorch/pytorch#164854 PYTORCH_ROCM_ARCH; astral-sh/uv#14086).
 std::string wheel_index_for(std::string_view gfx)
 {
-	for (std::string_view t : {"gfx900", "gfx906", "gfx908", "gfx90a", "gfx942", "gfx1030", "gfx1100"})
-		if (gfx == t)
-			return "rocm6.4";
-	for (std::string_view t : {"gfx1101", "gfx1102", "gfx1200", "gfx1201"})
+	for (std::string_view t : {"gfx900", "gfx906", "gfx908", "gfx90a", "gfx942", "gfx1030", "gfx1100", "gfx1101",
+				   "gfx1102", "gfx1200", "gfx1201"})
 		if (gfx == t)
 			return "rocm6.4";
 	for (std::string_view t : {"gfx950", "gfx1150", "gfx1151"})
@@ -35,39 +34,58 @@ std::string wheel_index_for(std::string_view gfx)
 	return "";
 }
 
+// The generic target of a GPU's family, "" when it has none.
+std::string generic_of(const std::string &gfx)
+{
+	auto t = gpudb::parse_gfx_name(gfx);
+	const rules::IsaFamily *f = t ? rules::isa_family_of(*t) : nullptr;
+	return f ? std::string(f->generic_name) : "";
+}
+
+// Libraries with native (or generic) code for the GPU, for this kind of
+// installation.
+std::string native_alternative(const Install &in, const std::string &gfx)
+{
+	std::string gen = generic_of(gfx);
+	std::string either = gen.empty() ? gfx : gfx + " or " + gen;
+	switch (in.kind) {
+	case InstallKind::pytorch:
+		if (auto w = wheel_index_for(gfx); !w.empty())
+			return fmt::format(
+				"pip install --force-reinstall torch --index-url https://download.pytorch.org/whl/{} "
+				"(native {} code)",
+				w, gfx);
+		return fmt::format("a PyTorch built for {} (PYTORCH_ROCM_ARCH={}; no official wheel has {}, "
+				   "pytorch/pytorch#132570)",
+				   either, gfx, gfx);
+	case InstallKind::consumer:
+		return fmt::format("rebuild llama.cpp with -DGGML_HIP=ON -DAMDGPU_TARGETS={}", gfx);
+	default:
+		return fmt::format("ROCm libraries built for {}{}", either, gen.empty() ? "" : " (generic: ROCm 6.4+)");
+	}
+}
+
 // The exact remedy for a GPU without usable code in an installation.
 std::string remedy(const Install &in, const std::string &gfx)
 {
 	std::string safe = safe_override_for(gfx);
-	std::string wheel = wheel_index_for(gfx);
-	switch (in.kind) {
-	case InstallKind::pytorch:
-		if (!wheel.empty())
-			return fmt::format("pip install --force-reinstall torch --index-url "
-					   "https://download.pytorch.org/whl/{}   # wheels with native {} code",
-					   wheel, gfx);
-		if (!safe.empty())
-			return fmt::format(
-				"pip install --force-reinstall torch --index-url "
-				"https://download.pytorch.org/whl/rocm6.4 (it has {} code), then export "
-				"HSA_OVERRIDE_GFX_VERSION={} (ISA-safe for {}); or install a PyTorch built for {} "
-				"or gfx10-3-generic",
-				gfx.starts_with("gfx103") ? "gfx1030" : "the base", safe, gfx, gfx);
-		return fmt::format("build PyTorch with PYTORCH_ROCM_ARCH={} (no official wheel contains it, "
-				   "pytorch/pytorch#132570); an override to another family is not ISA-safe",
-				   gfx);
-	case InstallKind::consumer:
-		return fmt::format("rebuild llama.cpp with -DGGML_HIP=ON -DAMDGPU_TARGETS={}", gfx);
-	default:
-		break;
+	auto t = gpudb::parse_gfx_name(gfx);
+	auto base = t ? rules::safe_override_for(*t) : std::nullopt;
+	if (in.kind == InstallKind::pytorch && base && !wheel_index_for(base->name()).empty() &&
+	    wheel_index_for(gfx).empty())
+		return fmt::format(
+			"pip install --force-reinstall torch --index-url https://download.pytorch.org/whl/{} "
+			"(it has {} code), then export HSA_OVERRIDE_GFX_VERSION={} (ISA-safe for {}); or {}",
+			wheel_index_for(base->name()), base->name(), safe, gfx, native_alternative(in, gfx));
+	if (!safe.empty()) {
+		auto t = gpudb::parse_gfx_name(gfx);
+		auto o = t ? rules::safe_override_for(*t) : std::nullopt;
+		return fmt::format("{}; or export HSA_OVERRIDE_GFX_VERSION={} with libraries that have {} code",
+				   native_alternative(in, gfx), safe, o ? o->name() : "its");
 	}
-	if (!safe.empty())
-		return fmt::format("install ROCm libraries built for {} or gfx10-3-generic (ROCm 6.4+), or export "
-				   "HSA_OVERRIDE_GFX_VERSION={} with libraries that have gfx1030 code",
-				   gfx, safe);
-	return fmt::format("install ROCm libraries built for {} (their rocBLAS/hipBLASLt Tensile files must "
-			   "name it)",
-			   gfx);
+	return native_alternative(in, gfx) + (safe.empty() && !generic_of(gfx).empty() && gfx.starts_with("gfx101")
+						      ? "; an override to another family is not ISA-safe"
+						      : "");
 }
 
 // The override in effect for a device: "" when none.
@@ -105,7 +123,11 @@ void check_coverage(Ctx &c)
 			std::string finding =
 				v.verdict == Verdict::missing
 					? fmt::format("{} has no code {} can run: {}", where, v.gfx, v.reason)
-					: fmt::format("{} has no {} code: {}", where, v.gfx, v.reason);
+					: fmt::format("{} has no {} code ({}); HSA_OVERRIDE_GFX_VERSION={} would run "
+						      "{} code "
+						      "on it, which is not ISA-safe: {}",
+						      where, v.gfx, v.reason, v.override_value, v.via,
+						      v.override_reason);
 			c.add("RDNA-COV-001", subject(s, in), finding,
 			      "its kernels fail with 'HIP error: invalid device function' / hipErrorNoBinaryForGpu "
 			      "(or, with a cross-family override, fault)",
@@ -131,7 +153,7 @@ void check_coverage(Ctx &c)
 										      : "usual (not guaranteed)",
 				e.value.empty() ? "" : fmt::format("; {}={} is set instead", e.name, e.value));
 			std::string fix = fmt::format("export HSA_OVERRIDE_GFX_VERSION={}; or {}", v.override_value,
-						      remedy(in, v.gfx));
+						      native_alternative(in, v.gfx));
 			c.add("RDNA-COV-002", subject(s, in), finding,
 			      "without it the runtime finds no code object for the GPU: 'HIP error: invalid device "
 			      "function' / hipErrorNoBinaryForGpu",
