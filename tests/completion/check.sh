@@ -29,7 +29,11 @@ run() { # expected-reply, typed line
 	fi
 }
 cases() {
-run "config" "rdnactl co"
+run "config coverage" "rdnactl co"
+run "coverage" "rdnactl cov"
+run "--no-system" "rdnactl coverage --no"
+run "gfx1030 gfx1031 gfx1032 gfx1033 gfx1034 gfx1035 gfx1036" "rdnactl coverage --gfx gfx103"
+run "--no-coverage" "rdnactl status --no"
 run "show set" "rdnactl config s"
 run "mtype_sysmem= mtype_vram=" "rdnactl config set mtype_"
 run "nc" "rdnactl config set mtype_sysmem=n"

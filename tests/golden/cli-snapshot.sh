@@ -54,6 +54,8 @@ for log in rocm-rocm-2429-no-binary rocm-legacy-rocm-build-5051-journal therock-
 		--env tests/fixtures/rx6750xt-raphael/env
 done
 run explain-json explain tests/fixtures/logs/rocm-rocm-2429-no-binary.txt --json --root tests/fixtures/rx5600xt-k614/root
+run explain-coverage explain tests/fixtures/logs/open-oasis-27-traceback.txt \
+	--root tests/fixtures/rx6750xt-torch-gfx1030/root --env tests/fixtures/rx6750xt-torch-gfx1030/env
 run explain-id explain RDNA-LOG-007
 run explain-bad-id explain RDNA-LOG-999
 run explain-missing explain /nonexistent/rdnafix.log

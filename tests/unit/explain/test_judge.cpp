@@ -184,6 +184,25 @@ TEST_CASE("the explain catalogue and the status catalogue agree; docs cover ever
 	REQUIRE_FALSE(find_id("RDNA-LOG-999"));
 }
 
+TEST_CASE("with the code-object scan: the libraries without the GPU's target are named", "[explain][cli]")
+{
+	// tests/fixtures/rx6750xt-torch-gfx1030: a gfx1031 machine whose venv torch has gfx1030 code only
+	const std::string fx = std::string(RDNAFIX_TOP) + "/tests/fixtures/rx6750xt-torch-gfx1030";
+	auto r =
+		rdnactl("explain " + std::string(RDNAFIX_TOP) +
+			"/tests/fixtures/logs/open-oasis-27-traceback.txt --root " + fx + "/root --env " + fx + "/env");
+	REQUIRE(r.rc == 1);
+	REQUIRE_THAT(r.out, ContainsSubstring("code objects: 1 installation(s) scanned"));
+	REQUIRE_THAT(r.out,
+		     ContainsSubstring("coverage: libtorch_hip.so (PyTorch 2.5.1+rocm6.2): only with an override "
+				       "for gfx1031 (HSA_OVERRIDE_GFX_VERSION=10.3.0)"));
+	REQUIRE_THAT(r.out, ContainsSubstring("export HSA_OVERRIDE_GFX_VERSION=10.3.0"));
+	r = rdnactl("explain " + std::string(RDNAFIX_TOP) + "/tests/fixtures/logs/open-oasis-27-traceback.txt --root " +
+		    fx + "/root --env " + fx + "/env --no-coverage");
+	REQUIRE_THAT(r.out, ContainsSubstring("code objects: not scanned (--no-coverage)"));
+	REQUIRE_THAT(r.out, !ContainsSubstring("coverage: libtorch_hip.so"));
+}
+
 TEST_CASE("rdnactl explain: exit codes, stdin, ids, --pid", "[explain][cli]")
 {
 	const std::string top = RDNAFIX_TOP;

@@ -23,6 +23,7 @@ int main(int argc, char **argv)
 	rdnafix::add_config_command(app, &rc);
 	rdnafix::add_fix_command(app, &rc);
 	rdnafix::add_explain_command(app, &rc);
+	rdnafix::add_coverage_command(app, &rc);
 	try {
 		app.parse(argc, argv);
 	} catch (const CLI::ParseError &e) {

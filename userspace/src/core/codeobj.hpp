@@ -34,9 +34,9 @@ Result<TargetId> parse_target_id(std::string_view text);
 // "hipv4-amdgcn-amd-amdhsa--gfx1030", "host-x86_64-unknown-linux-gnu-".
 struct EntryId {
 	std::string raw;
-	std::string kind;                // "hip", "hipv4", "host", "openmp", ...
-	std::string triple;              // "amdgcn-amd-amdhsa-"
-	std::optional<TargetId> target;  // absent for host entries
+	std::string kind;                     // "hip", "hipv4", "host", "openmp", ...
+	std::string triple;                   // "amdgcn-amd-amdhsa-"
+	std::optional<TargetId> target;       // absent for host entries
 	[[nodiscard]] bool is_amdgcn() const; // triple starts with "amdgcn-amd-amdhsa"
 };
 Result<EntryId> parse_entry_id(std::string_view text);
@@ -44,9 +44,9 @@ Result<EntryId> parse_entry_id(std::string_view text);
 // The identity an AMDGPU code object states in its ELF header.
 struct ElfTarget {
 	std::uint32_t e_flags = 0;
-	std::uint8_t abi_version = 0;        // EI_ABIVERSION: 2/3/4 = code object v4/v5/v6
-	unsigned code_object_version = 0;    // 4, 5, 6 (0 when unknown)
-	TargetId target;                     // processor from EF_AMDGPU_MACH, features from the flags
+	std::uint8_t abi_version = 0;            // EI_ABIVERSION: 2/3/4 = code object v4/v5/v6
+	unsigned code_object_version = 0;        // 4, 5, 6 (0 when unknown)
+	TargetId target;                         // processor from EF_AMDGPU_MACH, features from the flags
 	std::optional<unsigned> generic_version; // EF_AMDGPU_GENERIC_VERSION (v6+, generic targets)
 };
 // `header` is at least the first 64 bytes of the code object.  Errors: not an
@@ -57,5 +57,7 @@ Result<ElfTarget> decode_amdgpu_elf_header(std::string_view header);
 // The processor name of an EF_AMDGPU_MACH value (0x036 -> "gfx1030"),
 // nullopt outside the table.
 std::optional<std::string_view> mach_name(unsigned mach);
+// The EF_AMDGPU_MACH value of a processor name, nullopt outside the table.
+std::optional<unsigned> mach_of(std::string_view processor);
 
 } // namespace rdnafix::core::codeobj

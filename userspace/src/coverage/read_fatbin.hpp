@@ -46,11 +46,11 @@ struct FatbinBundle {
 };
 
 enum class FileKind {
-	elf_with_fatbin,  // an ELF with a .hip_fatbin section
-	elf_without,      // an ELF without device code (host-only library)
-	bundle,           // a bare offload bundle (plain or CCOB)
-	code_object,      // a bare AMDGPU ELF
-	not_device_code,  // anything else
+	elf_with_fatbin, // an ELF with a .hip_fatbin section
+	elf_without,     // an ELF without device code (host-only library)
+	bundle,          // a bare offload bundle (plain or CCOB)
+	code_object,     // a bare AMDGPU ELF
+	not_device_code, // anything else
 	unreadable,
 };
 
@@ -60,14 +60,14 @@ struct FatbinFile {
 	FileKind kind = FileKind::unreadable;
 	std::vector<FatbinBundle> bundles;
 	std::optional<core::codeobj::ElfTarget> code_object; // kind == code_object
-	std::string unreadable; // kind == unreadable: the reason
-	std::uint64_t bytes_read = 0; // what the reader actually read (the speed claim)
+	std::string unreadable;                              // kind == unreadable: the reason
+	std::uint64_t bytes_read = 0;                        // what the reader actually read (the speed claim)
 };
 
 struct ReadLimits {
 	std::uint64_t max_bundles = 100000;
-	std::uint64_t max_entries = 4096;               // per bundle
-	std::uint64_t max_inflate = 64ull << 20;        // bytes inflated per CCOB bundle
+	std::uint64_t max_entries = 4096;        // per bundle
+	std::uint64_t max_inflate = 64ull << 20; // bytes inflated per CCOB bundle
 };
 
 // `rel` is relative to fs.root() (symlinks resolved inside it).

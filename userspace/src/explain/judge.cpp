@@ -128,6 +128,12 @@ void coverage_lines(const Machine &m, const std::string &gfx, Explanation *e)
 					      gfx.empty() ? "the GPU's target" : gfx));
 		return;
 	}
+	if (m.coverage->installs.empty()) {
+		e->here.push_back("coverage: no installation with GPU code found on this machine (searched: the "
+				  "environment's python, ROCM_PATH, /opt/rocm*, multiarch); the failing program's "
+				  "libraries were not seen: `rdnactl coverage PATH` reads them");
+		return;
+	}
 	std::size_t shown = 0, bad = 0;
 	for (const auto &j : m.coverage->judgements) {
 		if (j.install >= m.coverage->installs.size() ||

@@ -6,6 +6,8 @@
 #include "explain/judge_support.hpp"
 #include "explain/model.hpp"
 
+#include "coverage/scan.hpp"
+
 #include "io/read_stream.hpp"
 #include "io/rootfs.hpp"
 
@@ -121,10 +123,17 @@ int run_explain(const ExplainOptions &opts)
 			r.context.push_back(fmt::format("environment: rdnactl's own — {}", why));
 		}
 	}
-	// coverage::scan is wired at merge (wip-coverage); until then no report.
-	const coverage::Report *cov = nullptr;
-	r.context.push_back(opts.coverage ? "code objects: not scanned (the coverage scanner is not in this build)"
-					  : "code objects: not scanned (--no-coverage)");
+	// The code-object scan (the same as status's), with the environment judged
+	// (--pid's when given: its VIRTUAL_ENV, CONDA_PREFIX, PATH, ROCM_PATH).
+	std::optional<coverage::Report> scanned;
+	if (opts.coverage) {
+		io::RootFs fs(opts.machine.root);
+		scanned = coverage::scan(fs, snap, {});
+		r.context.push_back(fmt::format("code objects: {} installation(s) scanned", scanned->installs.size()));
+	} else {
+		r.context.push_back("code objects: not scanned (--no-coverage)");
+	}
+	const coverage::Report *cov = scanned ? &*scanned : nullptr;
 	const auto facts = detail::machine_facts(snap, cov);
 	for (const auto &g : facts.gpus)
 		for (const auto &o : g.overrides)

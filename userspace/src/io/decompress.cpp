@@ -1,6 +1,7 @@
 // decompress_tail(): liblzma, libzstd and zlib stream decoders writing into a
 // buffer of which only the last bytes are kept.
 #include "io/decompress.hpp"
+#include "io/decompress_impl.hpp"
 
 #include <fmt/format.h>
 #include <lzma.h>
@@ -8,18 +9,128 @@
 #include <zstd.h>
 
 #include <memory>
+#include <utility>
 
 namespace rdnafix::io {
 
+namespace detail {
+
+namespace {
+// Moves the source's chunks into the decoder's input buffer.
+template <class Refill> core::Result<bool> refill(Source &in, Refill &&set)
+{
+	auto c = in.next();
+	if (!c)
+		return c.error();
+	set(*c);
+	return !c->empty();
+}
+} // namespace
+
+core::Result<Ended> zstd_stream(Source &src, Sink &out)
+{
+	std::unique_ptr<ZSTD_DCtx, std::size_t (*)(ZSTD_DCtx *)> ctx(ZSTD_createDCtx(), ZSTD_freeDCtx);
+	if (!ctx)
+		return core::Error{"zstd: cannot initialise the decoder"};
+	ZSTD_inBuffer in{nullptr, 0, 0};
+	bool more = true;
+	char buf[kChunk];
+	std::size_t last = 1;
+	for (;;) {
+		if (in.pos == in.size && more) {
+			auto r = refill(src, [&](std::string_view c) { in = ZSTD_inBuffer{c.data(), c.size(), 0}; });
+			if (!r)
+				return r.error();
+			more = *r;
+		}
+		const bool drained = !more && in.pos == in.size;
+		if (drained && last == 0)
+			break; // every frame complete
+		ZSTD_outBuffer o{buf, sizeof buf, 0};
+		last = ZSTD_decompressStream(ctx.get(), &o, &in);
+		if (ZSTD_isError(last))
+			return core::Error{fmt::format("zstd: corrupt data ({})", ZSTD_getErrorName(last))};
+		if (o.pos && !out.add(buf, o.pos))
+			return Ended::sink_stopped;
+		if (drained && o.pos == 0)
+			break; // no input left and no progress: the frame is incomplete
+	}
+	if (last != 0)
+		return core::Error{"zstd: truncated data (the last frame is incomplete)"};
+	return Ended::stream_end;
+}
+
+core::Result<Ended> zlib_stream(Source &src, Sink &out, int window_bits, const char *name)
+{
+	z_stream s{};
+	if (inflateInit2(&s, window_bits) != Z_OK)
+		return core::Error{fmt::format("{}: cannot initialise the decoder", name)};
+	std::unique_ptr<z_stream, int (*)(z_stream *)> guard(&s, inflateEnd);
+	const bool members = window_bits > MAX_WBITS;
+	bool more = true;
+	char buf[kChunk];
+	for (;;) {
+		if (s.avail_in == 0 && more) {
+			auto r = refill(src, [&](std::string_view c) {
+				s.next_in = reinterpret_cast<Bytef *>(const_cast<char *>(c.data()));
+				s.avail_in = static_cast<uInt>(c.size());
+			});
+			if (!r)
+				return r.error();
+			more = *r;
+		}
+		s.next_out = reinterpret_cast<Bytef *>(buf);
+		s.avail_out = sizeof buf;
+		int r = inflate(&s, Z_NO_FLUSH);
+		if (sizeof buf - s.avail_out && !out.add(buf, sizeof buf - s.avail_out))
+			return Ended::sink_stopped;
+		if (r == Z_STREAM_END) {
+			if (!members || (s.avail_in == 0 && !more))
+				return Ended::stream_end;
+			if (s.avail_in == 0) { // another gzip member may follow in the next chunk
+				auto n = refill(src, [&](std::string_view c) {
+					s.next_in = reinterpret_cast<Bytef *>(const_cast<char *>(c.data()));
+					s.avail_in = static_cast<uInt>(c.size());
+				});
+				if (!n)
+					return n.error();
+				more = *n;
+				if (!more)
+					return Ended::stream_end;
+			}
+			if (inflateReset(&s) != Z_OK) // another member follows
+				return core::Error{fmt::format("{}: cannot read the next member", name)};
+			continue;
+		}
+		if (r != Z_OK && r != Z_BUF_ERROR)
+			return core::Error{
+				fmt::format("{}: corrupt or truncated data ({})", name, s.msg ? s.msg : "zlib error")};
+		if (s.avail_in == 0 && !more && s.avail_out != 0)
+			return core::Error{fmt::format("{}: truncated data", name)};
+	}
+}
+
+} // namespace detail
+
 namespace {
 
-constexpr std::size_t kChunk = 64 * 1024;
+using detail::kChunk;
+
+// The whole input as one chunk.
+class WholeSource : public detail::Source {
+public:
+	explicit WholeSource(std::string_view d) : d_(d) {}
+	core::Result<std::string_view> next() override { return std::exchange(d_, std::string_view{}); }
+
+private:
+	std::string_view d_;
+};
 
 // Collects output, keeping the last `keep` bytes.
-class Sink {
+class TailSink : public detail::Sink {
 public:
-	Sink(std::size_t keep, std::uint64_t max) : keep_(keep), max_(max) {}
-	bool add(const char *p, std::size_t n)
+	TailSink(std::size_t keep, std::uint64_t max) : keep_(keep), max_(max) {}
+	bool add(const char *p, std::size_t n) override
 	{
 		size_ += n;
 		if (size_ > max_)
@@ -49,7 +160,7 @@ core::Error too_large(const char *fmt_name, std::uint64_t max)
 	return core::Error{fmt::format("{}: decompressed size exceeds {} bytes", fmt_name, max)};
 }
 
-core::Result<Decompressed> xz(std::string_view data, Sink &out)
+core::Result<Decompressed> xz(std::string_view data, TailSink &out)
 {
 	lzma_stream s = LZMA_STREAM_INIT;
 	if (lzma_stream_decoder(&s, UINT64_MAX, LZMA_CONCATENATED) != LZMA_OK)
@@ -71,65 +182,13 @@ core::Result<Decompressed> xz(std::string_view data, Sink &out)
 	}
 }
 
-core::Result<Decompressed> zstd(std::string_view data, Sink &out)
+core::Result<Decompressed> finish(core::Result<detail::Ended> r, TailSink &out, const char *name)
 {
-	std::unique_ptr<ZSTD_DCtx, std::size_t (*)(ZSTD_DCtx *)> ctx(ZSTD_createDCtx(), ZSTD_freeDCtx);
-	if (!ctx)
-		return core::Error{"zstd: cannot initialise the decoder"};
-	ZSTD_inBuffer in{data.data(), data.size(), 0};
-	char buf[kChunk];
-	std::size_t last = 1;
-	while (in.pos < in.size) {
-		ZSTD_outBuffer o{buf, sizeof buf, 0};
-		last = ZSTD_decompressStream(ctx.get(), &o, &in);
-		if (ZSTD_isError(last))
-			return core::Error{fmt::format("zstd: corrupt data ({})", ZSTD_getErrorName(last))};
-		if (!out.add(buf, o.pos))
-			return too_large("zstd", out.max());
-	}
-	while (last != 0) { // the input is consumed: flush what the decoder still holds
-		ZSTD_outBuffer o{buf, sizeof buf, 0};
-		last = ZSTD_decompressStream(ctx.get(), &o, &in);
-		if (ZSTD_isError(last))
-			return core::Error{fmt::format("zstd: corrupt data ({})", ZSTD_getErrorName(last))};
-		if (!out.add(buf, o.pos))
-			return too_large("zstd", out.max());
-		if (o.pos == 0)
-			break; // no progress: the frame lacks input
-	}
-	if (last != 0)
-		return core::Error{"zstd: truncated data (the last frame is incomplete)"};
+	if (!r)
+		return r.error();
+	if (*r == detail::Ended::sink_stopped)
+		return too_large(name, out.max());
 	return out.take();
-}
-
-core::Result<Decompressed> gzip(std::string_view data, Sink &out)
-{
-	z_stream s{};
-	if (inflateInit2(&s, 16 + MAX_WBITS) != Z_OK)
-		return core::Error{"gzip: cannot initialise the decoder"};
-	std::unique_ptr<z_stream, int (*)(z_stream *)> guard(&s, inflateEnd);
-	s.next_in = reinterpret_cast<Bytef *>(const_cast<char *>(data.data()));
-	s.avail_in = static_cast<uInt>(data.size());
-	char buf[kChunk];
-	for (;;) {
-		s.next_out = reinterpret_cast<Bytef *>(buf);
-		s.avail_out = sizeof buf;
-		int r = inflate(&s, Z_NO_FLUSH);
-		if (!out.add(buf, sizeof buf - s.avail_out))
-			return too_large("gzip", out.max());
-		if (r == Z_STREAM_END) {
-			if (s.avail_in == 0)
-				return out.take();
-			if (inflateReset(&s) != Z_OK) // another member follows
-				return core::Error{"gzip: cannot read the next member"};
-			continue;
-		}
-		if (r != Z_OK)
-			return core::Error{
-				fmt::format("gzip: corrupt or truncated data ({})", s.msg ? s.msg : "zlib error")};
-		if (s.avail_in == 0 && s.avail_out != 0)
-			return core::Error{"gzip: truncated data"};
-	}
 }
 
 } // namespace
@@ -164,14 +223,15 @@ std::string_view to_string(Compression c)
 
 core::Result<Decompressed> decompress_tail(std::string_view data, std::size_t keep_tail, std::uint64_t max_size)
 {
-	Sink out(keep_tail, max_size);
+	TailSink out(keep_tail, max_size);
+	WholeSource in(data);
 	switch (compression_of(data)) {
 	case Compression::xz:
 		return xz(data, out);
 	case Compression::zstd:
-		return zstd(data, out);
+		return finish(detail::zstd_stream(in, out), out, "zstd");
 	case Compression::gzip:
-		return gzip(data, out);
+		return finish(detail::zlib_stream(in, out, 16 + MAX_WBITS, "gzip"), out, "gzip");
 	case Compression::none:
 		break;
 	}

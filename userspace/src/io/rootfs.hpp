@@ -36,6 +36,8 @@
 
 namespace rdnafix::io {
 
+class FileReader; // io/file_reader.hpp
+
 // The pure half lives in core/ (types, the manifest parser); the names are
 // used here as io's own.
 using core::DevNodeEntry;
@@ -96,6 +98,12 @@ public:
 	// The whole file as bytes, NULs allowed (for /proc/<pid>/environ, cmdline).
 	// Errors as read_text except binary/empty never happen.
 	[[nodiscard]] FsResult<std::string> read_bytes(std::string_view rel, std::size_t max_bytes = 1024 * 1024);
+
+	// The regular file `rel` resolves to, opened for random-access reads
+	// (io/file_reader.hpp); for files too large to read whole.  Not
+	// memoised; each call opens the file (counted in file_reads).  Errors as
+	// read_bytes, plus io_error for a device node, FIFO or socket.
+	[[nodiscard]] FsResult<FileReader> open_read(std::string_view rel);
 
 	// Entry names of a directory, sorted, without "." and "..".
 	[[nodiscard]] FsResult<std::vector<std::string>> list_dir(std::string_view rel);

@@ -62,6 +62,9 @@ struct RootFs::Impl {
 	int dirfd() const;
 	std::string sys_path(const std::string &p) const { return live ? p : at_path(p); }
 
+	// Opens the regular file `key` resolves to (stat first: never a device
+	// node, FIFO or socket).  Counted in counters.file_reads.
+	FsResult<unique_fd> open_regular(const std::string &key);
 	RawRead read_raw(const std::string &key, std::size_t limit);
 	RawRead read_uncached(const std::string &key, std::size_t limit);
 };

@@ -308,6 +308,9 @@ Environment build_environment(const core::Environment &env, std::string source)
 		if (is_relevant_env(v.name))
 			if (auto val = env.get(v.name))
 				e.vars[v.name] = *val;
+	for (const char *name : {"PATH", "VIRTUAL_ENV", "CONDA_PREFIX", "HOME", "ROCM_PATH"})
+		if (auto val = env.get(name))
+			e.locate[name] = *val;
 	for (const auto &p : env.problems)
 		e.unreadable.push_back({"environment", e.source, "unreadable: " + p});
 

@@ -172,6 +172,9 @@ struct Environment {
 	std::map<std::string, std::string> vars; // the relevant variables that are set
 	std::vector<OverrideVar> overrides;
 	std::vector<VisibleVar> visible;
+	// Where software is found (PATH, VIRTUAL_ENV, CONDA_PREFIX, HOME,
+	// ROCM_PATH): read by the coverage scan, not shown by status.
+	std::map<std::string, std::string> locate;
 	std::vector<Unreadable> unreadable;
 };
 

@@ -26,6 +26,10 @@ std::vector<std::string> configuration_lines(const Snapshot &s, const Assessment
 // lines and the `kernel_log` object (both only when s.kernel_log.source is set).
 std::vector<std::string> kernel_log_lines(const Snapshot &s);
 nlohmann::ordered_json kernel_log_json(const Snapshot &s);
+// The Code objects part (render_coverage.cpp): the `coverage` object (null
+// with --no-coverage) and the text section's lines.
+nlohmann::ordered_json coverage_json(const Assessment &a);
+std::vector<std::string> coverage_lines(const Assessment &a);
 
 // `rdnactl env`: shell lines.
 std::string render_env(const std::vector<Export> &exports, Shell shell);

@@ -70,6 +70,7 @@ public:
 	void configuration();
 	void access();
 	void environment();
+	void code_objects();
 	void kernel_log();
 	void findings(const std::vector<Finding> &findings);
 
@@ -288,6 +289,14 @@ void Text::environment()
 	unreadable(e.unreadable);
 }
 
+void Text::code_objects()
+{
+	line("");
+	line(st_.head("Code objects"));
+	for (auto &l : coverage_lines(a_))
+		line(l);
+}
+
 void Text::kernel_log()
 {
 	if (s_.kernel_log.source == machine::KernelLogSource::none)
@@ -330,6 +339,7 @@ std::string render_text(const Snapshot &s, const Assessment &a, const std::vecto
 	t.configuration();
 	t.access();
 	t.environment();
+	t.code_objects();
 	t.kernel_log();
 	t.findings(findings);
 	return t.take();

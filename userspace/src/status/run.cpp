@@ -4,7 +4,10 @@
 #include "model.hpp"
 #include "render.hpp"
 
+#include "coverage/scan.hpp"
+
 #include "io/process.hpp"
+#include "io/rootfs.hpp"
 
 #include <cstdio>
 
@@ -35,6 +38,10 @@ int run_status(const StatusOptions &opts)
 {
 	auto snap = machine::collect(opts.machine);
 	auto verdicts = assess(snap);
+	if (opts.coverage && !snap.nothing_readable) {
+		io::RootFs fs(opts.machine.root);
+		verdicts.coverage = coverage::scan(fs, snap, {});
+	}
 	auto findings = snap.nothing_readable ? std::vector<Finding>{} : evaluate(snap, verdicts);
 	if (opts.json) {
 		print(to_json(snap, verdicts, findings).dump(2, ' ', false, nlohmann::json::error_handler_t::replace));

@@ -1,0 +1,7 @@
+#include <hip/hip_runtime.h>
+__global__ void axpy(float a, const float *x, float *y, int n)
+{
+	int i = blockIdx.x * blockDim.x + threadIdx.x;
+	if (i < n)
+		y[i] += a * x[i];
+}
