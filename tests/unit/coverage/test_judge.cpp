@@ -151,7 +151,7 @@ TEST_CASE("summarize: per install the worst library decides; host-only libraries
 	CHECK(verdict_phrase(s[0].verdict) == "only with HSA_OVERRIDE_GFX_VERSION=10.3.0 (isa_safe)");
 }
 
-TEST_CASE("--gfx targets: valid spellings, and errors that name the input")
+TEST_CASE("extra targets (the --gfx option): valid spellings, and errors that name the input")
 {
 	rdnafix::machine::Snapshot snap;
 	auto ok = gpus_of(snap, {"gfx1031", "gfx90a:xnack+", "gfx942:sramecc+:xnack-"});
