@@ -65,7 +65,7 @@ TEST_CASE("RDNA1 with gfx1030 code: the only override is unsafe, and said so")
 	CHECK(*v.override_safety == rdnafix::rules::OverrideVerdict::unsafe);
 }
 
-TEST_CASE("gfx1151 with gfx1100 code: 11.0.0 is unsafe; a gfx1150 + gfx1100 library prefers the closer safe-ish one")
+TEST_CASE("gfx1151 with gfx1100 code: 11.0.0 is unsafe; equally safe candidates: the family base")
 {
 	auto v = judge_library(lib("l", kTorch251), "6.2", gpu("gfx1151"));
 	CHECK(v.verdict == Verdict::override_only);
@@ -74,7 +74,7 @@ TEST_CASE("gfx1151 with gfx1100 code: 11.0.0 is unsafe; a gfx1150 + gfx1100 libr
 	auto w = judge_library(lib("l", {"gfx1100", "gfx1101"}), "", gpu("gfx1102"));
 	CHECK(w.verdict == Verdict::override_only);
 	CHECK(*w.override_safety == rdnafix::rules::OverrideVerdict::works_not_guaranteed);
-	CHECK(w.override_value == "11.0.1"); // nearest of the equally safe candidates
+	CHECK(w.override_value == "11.0.0"); // the lowest of the equally safe candidates
 }
 
 TEST_CASE("generic code counts with a ROCm 6.4+ runtime, not with an older one")
