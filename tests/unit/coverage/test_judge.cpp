@@ -134,10 +134,13 @@ TEST_CASE("summarize: per install the worst library decides; host-only libraries
 			   lib("libhost.so", {})};
 	Install empty;
 	empty.libraries = {lib("libhost.so", {})};
+	Library db = lib("MIOpen database", {"gfx900"}); // tuning data only: never decides
+	db.kind = LibraryKind::miopen_db;
+	torch.libraries.push_back(db);
 	std::vector<Install> installs{torch, empty};
 	std::vector<Gpu> gpus{gpu("gfx1031")};
 	auto j = judge(installs, gpus);
-	REQUIRE(j.size() == 4);
+	REQUIRE(j.size() == 5);
 	auto s = summarize(installs, gpus, j);
 	REQUIRE(s.size() == 1); // the host-only install has no verdict
 	CHECK(s[0].install == 0);

@@ -258,6 +258,11 @@ std::vector<InstallVerdict> summarize(const std::vector<Install> &installs, cons
 			for (const auto &j : judgements) {
 				if (j.install != i || g >= j.devices.size() || j.devices[g].verdict == Verdict::no_code)
 					continue;
+				// MIOpen's databases hold tuning results and precompiled kernels;
+				// without them MIOpen searches and compiles at run time: they
+				// speed it up, they do not decide whether it runs.
+				if (installs[i].libraries[j.library].kind == LibraryKind::miopen_db)
+					continue;
 				const DeviceVerdict &d = j.devices[g];
 				if (!worst || rank(d.verdict) > rank(worst->verdict.verdict) ||
 				    (d.verdict == Verdict::override_only && worst->verdict.verdict == d.verdict &&
