@@ -65,7 +65,7 @@ TEST_CASE("RDNA1 with gfx1030 code: the only override is unsafe, and said so")
 	CHECK(*v.override_safety == rdnafix::rules::OverrideVerdict::unsafe);
 }
 
-TEST_CASE("gfx1151 with gfx1100 code: 11.0.0 is unsafe; a gfx1150 + gfx1100 library prefers the closer safe-ish one")
+TEST_CASE("gfx1151 with gfx1100 code: 11.0.0 is unsafe; equally safe candidates: the family base")
 {
 	auto v = judge_library(lib("l", kTorch251), "6.2", gpu("gfx1151"));
 	CHECK(v.verdict == Verdict::override_only);
@@ -74,7 +74,7 @@ TEST_CASE("gfx1151 with gfx1100 code: 11.0.0 is unsafe; a gfx1150 + gfx1100 libr
 	auto w = judge_library(lib("l", {"gfx1100", "gfx1101"}), "", gpu("gfx1102"));
 	CHECK(w.verdict == Verdict::override_only);
 	CHECK(*w.override_safety == rdnafix::rules::OverrideVerdict::works_not_guaranteed);
-	CHECK(w.override_value == "11.0.1"); // nearest of the equally safe candidates
+	CHECK(w.override_value == "11.0.0"); // the lowest of the equally safe candidates
 }
 
 TEST_CASE("generic code counts with a ROCm 6.4+ runtime, not with an older one")
@@ -134,10 +134,13 @@ TEST_CASE("summarize: per install the worst library decides; host-only libraries
 			   lib("libhost.so", {})};
 	Install empty;
 	empty.libraries = {lib("libhost.so", {})};
+	Library db = lib("MIOpen database", {"gfx900"}); // tuning data only: never decides
+	db.kind = LibraryKind::miopen_db;
+	torch.libraries.push_back(db);
 	std::vector<Install> installs{torch, empty};
 	std::vector<Gpu> gpus{gpu("gfx1031")};
 	auto j = judge(installs, gpus);
-	REQUIRE(j.size() == 4);
+	REQUIRE(j.size() == 5);
 	auto s = summarize(installs, gpus, j);
 	REQUIRE(s.size() == 1); // the host-only install has no verdict
 	CHECK(s[0].install == 0);
@@ -151,7 +154,7 @@ TEST_CASE("summarize: per install the worst library decides; host-only libraries
 	CHECK(verdict_phrase(s[0].verdict) == "only with HSA_OVERRIDE_GFX_VERSION=10.3.0 (isa_safe)");
 }
 
-TEST_CASE("--gfx targets: valid spellings, and errors that name the input")
+TEST_CASE("extra targets (the --gfx option): valid spellings, and errors that name the input")
 {
 	rdnafix::machine::Snapshot snap;
 	auto ok = gpus_of(snap, {"gfx1031", "gfx90a:xnack+", "gfx942:sramecc+:xnack-"});

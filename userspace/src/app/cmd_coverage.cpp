@@ -29,15 +29,17 @@ void add_coverage_command(CLI::App &app, int *rc)
 	app::add_machine_options(*sub, args->machine);
 	sub->add_option("PATH", args->paths,
 			"Judge only these files or directories (a .so, a code object, a bundle, a rocblas/library "
-			"directory) instead of searching")
+			"directory) instead of searching; with --root, paths inside DIR")
 		->type_name("PATH");
 	sub->add_option("--python", args->pythons,
 			"Also look in this interpreter's environment (a python3 file or a venv/conda directory); "
 			"repeatable.  Without it: VIRTUAL_ENV, CONDA_PREFIX and the first python3 on PATH")
-		->type_name("PATH");
+		->type_name("PATH")
+		->allow_extra_args(false);
 	sub->add_option("--gfx", args->gfx,
 			"Also judge this target (gfx1031, gfx90a:xnack+) as if such a GPU were present; repeatable")
-		->type_name("TARGET");
+		->type_name("TARGET")
+		->allow_extra_args(false);
 	sub->add_flag("--no-system", args->no_system,
 		      "Skip system ROCm (ROCM_PATH, /opt/rocm*, /usr/lib/<multiarch>) and llama.cpp/ollama");
 	sub->add_flag("--json", args->json, "Print JSON (schema_version 1) instead of text");

@@ -194,13 +194,13 @@ DeviceVerdict judge_library(const Library &lib, const std::string &runtime_versi
 			if (a.verdict == rules::OverrideVerdict::unknown ||
 			    a.verdict == rules::OverrideVerdict::pointless)
 				continue;
-			auto dist = [&](const TargetId &x) {
-				auto g = gpudb::parse_gfx_name(x.processor);
-				long d = long(g->kfd_version()) - long(native->kfd_version());
-				return d < 0 ? -d : d;
+			// Equally safe: the lowest target, the family's base (gfx1030,
+			// gfx1100, gfx1200): the value guides and the official wheels use.
+			auto version = [](const TargetId &x) {
+				return gpudb::parse_gfx_name(x.processor)->kfd_version();
 			};
 			if (!best || safety_rank(a.verdict) < safety_rank(best_a->verdict) ||
-			    (safety_rank(a.verdict) == safety_rank(best_a->verdict) && dist(t) < dist(*best))) {
+			    (safety_rank(a.verdict) == safety_rank(best_a->verdict) && version(t) < version(*best))) {
 				best = t;
 				best_a = a;
 			}
@@ -257,6 +257,11 @@ std::vector<InstallVerdict> summarize(const std::vector<Install> &installs, cons
 			std::optional<InstallVerdict> worst;
 			for (const auto &j : judgements) {
 				if (j.install != i || g >= j.devices.size() || j.devices[g].verdict == Verdict::no_code)
+					continue;
+				// MIOpen's databases hold tuning results and precompiled kernels;
+				// without them MIOpen searches and compiles at run time: they
+				// speed it up, they do not decide whether it runs.
+				if (installs[i].libraries[j.library].kind == LibraryKind::miopen_db)
 					continue;
 				const DeviceVerdict &d = j.devices[g];
 				if (!worst || rank(d.verdict) > rank(worst->verdict.verdict) ||

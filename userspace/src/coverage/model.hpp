@@ -78,7 +78,7 @@ struct DeviceVerdict {
 	std::string override_value; // override_only: "10.3.0"
 	std::optional<rules::OverrideVerdict> override_safety; // override_only: ISA safety of that value
 	std::string override_reason; // override_only: why that safety (core::rules' one line, with its source)
-	std::string reason; // one line with the evidence ("only gfx90a:xnack+; the GPU runs xnack off")
+	std::string reason;          // one line with the evidence ("only gfx90a:xnack+; the GPU runs xnack off")
 };
 
 struct LibraryJudgement {

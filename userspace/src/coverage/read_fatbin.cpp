@@ -65,6 +65,12 @@ core::Result<std::optional<co::SectionHeader>> find_fatbin_section(io::FileReade
 
 void read_elf(io::FileReader &r, std::string_view head, const ReadLimits &lim, FatbinFile &f)
 {
+	// HIP device code ships in 64-bit little-endian host files only; a 32-bit
+	// or big-endian ELF (an i386 library) has none.
+	if (head.size() >= 6 && (head[4] != 2 || head[5] != 1)) {
+		f.kind = FileKind::elf_without;
+		return;
+	}
 	auto h = co::parse_elf64_header(head);
 	if (!h) {
 		f.kind = FileKind::unreadable;

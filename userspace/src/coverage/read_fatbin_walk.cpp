@@ -69,6 +69,18 @@ void read_table(const Getter &get, std::uint64_t max_size, const ReadLimits &lim
 		b.stored_size = t.end;
 		b.uncompressed_size = t.end;
 	}
+	if (b.format == BundleFormat::ccob) {
+		// One more inflate pass as far as the last code-object header (or
+		// the limit), instead of one per entry.
+		std::uint64_t last = 0;
+		for (const co::BundleEntryRaw &raw : t.entries)
+			if (raw.size > 0)
+				last = std::max(last,
+						raw.offset + std::min<std::uint64_t>(raw.size, co::kElf64HeaderSize));
+		last = std::min(last, lim.max_inflate);
+		if (last > 0)
+			(void)get(last - 1, 1);
+	}
 	for (co::BundleEntryRaw &raw : t.entries) {
 		FatbinEntry e;
 		e.offset = raw.offset;
@@ -151,6 +163,7 @@ void read_ccob(io::FileReader &r, std::uint64_t at, std::uint64_t max_size, std:
 	// Inflate once for the table, then once more if the headers lie further.
 	io::Prefix p;
 	bool have = false;
+	std::optional<core::Error> failed;
 	Getter get = [&](std::uint64_t off, std::uint64_t len) -> core::Result<std::string> {
 		std::uint64_t want = std::min(off + len, h->uncompressed_size);
 		if (off > h->uncompressed_size)
@@ -160,14 +173,18 @@ void read_ccob(io::FileReader &r, std::uint64_t at, std::uint64_t max_size, std:
 			return core::Error{
 				fmt::format("it lies beyond the first {} bytes of the payload, the inflate limit",
 					    lim.max_inflate)};
+		if (failed && p.data.size() < want)
+			return *failed; // never inflate a broken stream twice
 		if (!have || (p.data.size() < want && !p.whole)) {
 			// Ask for a little more than needed so that the entry headers
 			// that follow the table come in the same pass.
 			std::uint64_t ask = std::min({std::max({want, 2 * std::uint64_t(p.data.size()), kFirstRead}),
 						      h->uncompressed_size, lim.max_inflate});
 			auto q = inflate(r, at, *h, stored, ask, lim.max_inflate);
-			if (!q)
+			if (!q) {
+				failed = q.error();
 				return q.error();
+			}
 			p = std::move(q).value();
 			have = true;
 		}

@@ -155,7 +155,8 @@ std::string render_text(const Report &r, const std::string &root)
 					 : fmt::format(" (HIP {})", in.runtime_version)));
 		line(fmt::format("  {:<24} /{}  (via {})", "where", in.path, in.via));
 		for (const auto &l : in.libraries) {
-			line(fmt::format("  {:<24} {}", l.name, targets_text(l)));
+			line(fmt::format("  {:<24} {}{}", l.name, targets_text(l),
+					 l.kind == LibraryKind::miopen_db ? "  (tuning data: not counted)" : ""));
 			if (l.path.rfind(in.path, 0) != 0)
 				line(fmt::format("  {:<24} /{}", "", l.path));
 			for (const auto &p : l.problems)
@@ -171,7 +172,8 @@ std::string render_text(const Report &r, const std::string &root)
 					continue;
 				for (const auto &d : j.devices)
 					if (d.device == s.verdict.device && d.gfx == s.verdict.gfx &&
-					    d.verdict != Verdict::native && d.verdict != Verdict::no_code)
+					    d.verdict != Verdict::native && d.verdict != Verdict::no_code &&
+					    in.libraries[j.library].kind != LibraryKind::miopen_db)
 						line(fmt::format("       {}: {}", in.libraries[j.library].name,
 								 d.reason));
 			}

@@ -3,6 +3,7 @@
 
 #include "coverage/render.hpp"
 
+#include "io/process.hpp"
 #include "io/rootfs.hpp"
 
 #include <cstdio>
@@ -22,7 +23,16 @@ int run_coverage(const CoverageOptions &opts)
 		return 2;
 	}
 	io::RootFs fs(opts.machine.root);
-	Report r = scan(fs, snap, opts.scan);
+	ScanOptions so = opts.scan;
+	// PATH arguments and --python name files of the machine: on the live
+	// machine relative to the working directory, under --root relative to DIR.
+	if (fs.is_live()) {
+		for (auto &p : so.paths)
+			p = io::absolute_path(p);
+		for (auto &p : so.pythons)
+			p = io::absolute_path(p);
+	}
+	Report r = scan(fs, snap, so);
 	std::string out = opts.json ? to_json(r).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n"
 				    : render_text(r, opts.machine.root);
 	std::fwrite(out.data(), 1, out.size(), stdout);

@@ -81,7 +81,9 @@ Report scan(io::RootFs &fs, const machine::Snapshot &s, const ScanOptions &opts)
 			fill_targets(lib);
 		}
 	r.installs = std::move(f.installs);
-	r.searched = std::move(f.searched);
+	for (auto &p : f.searched) // each place once, in the order first looked at
+		if (std::find(r.searched.begin(), r.searched.end(), p) == r.searched.end())
+			r.searched.push_back(std::move(p));
 	r.notes.insert(r.notes.end(), f.notes.begin(), f.notes.end());
 	r.judgements = judge(r.installs, r.gpus);
 	r.summary = summarize(r.installs, r.gpus, r.judgements);

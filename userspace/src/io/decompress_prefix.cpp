@@ -33,7 +33,9 @@ public:
 		}
 		std::size_t keep = std::min<std::uint64_t>(n, want_ - data_.size());
 		data_.append(p, keep);
-		return data_.size() < want_;
+		// Asked for all of it: run to the stream's end, so that more output
+		// than declared is still caught.
+		return data_.size() < want_ || want_ == declared_;
 	}
 	std::string data_;
 	std::uint64_t total_ = 0;

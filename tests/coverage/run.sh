@@ -1,0 +1,163 @@
+#!/usr/bin/env bash
+# The code-object reader against the real toolchain, in the Debian sid chroot
+# of tests/rocm/make-chroot.sh (no GPU needed):
+#   (a) hipcc compiles a small kernel for gfx1010 gfx1030 gfx1031 gfx1100
+#       gfx1151 gfx90a:xnack- gfx90a:xnack+ gfx10-3-generic, plain,
+#       --offload-compress (CCOB v2) and COMPRESSED_BUNDLE_FORMAT_VERSION=3;
+#   (b) for each, the entries read_fatbin lists must be exactly those that
+#       clang-offload-bundler --list prints for the .hip_fatbin section
+#       (written out with objcopy --dump-section: the bundler's --type=o on
+#       an ELF looks for __CLANG_OFFLOAD_BUNDLE__<id> sections, which hipcc
+#       does not write, so it is given the section's bytes), and every
+#       entry's e_flags must be what llvm-readelf -h prints for the code
+#       object clang-offload-bundler --unbundle extracts;
+#   (c) Debian's librocblas.so.4.4 (a 1 GB .hip_fatbin of many bundles):
+#       the bundle offsets must be where grep finds the bundle magic in the
+#       section, and each bundle's entries what clang-offload-bundler --list
+#       prints for that bundle's bytes.
+# The JSON comes from `rdnactl coverage --json` once it exists, else from the
+# test tool fatbin_json (tests/coverage/fatbin_json.cpp), given as $1.
+#
+# Usage: tests/coverage/run.sh FATBIN_JSON_BINARY
+#   env RDNAFIX_ROCM_TESTS=0 skips; RDNAFIX_ROCM_CHROOT overrides the chroot.
+# Exit: 0 all PASS, 1 a FAIL, 77 skipped (not root).
+set -uo pipefail
+
+TOP=$(cd "$(dirname "$0")/../.." && pwd)
+ROOT=${RDNAFIX_ROCM_CHROOT:-/var/cache/rdnafix/rocm-sid}
+JSON_TOOL=${1:?usage: run.sh FATBIN_JSON_BINARY}
+ARCHS="gfx1010 gfx1030 gfx1031 gfx1100 gfx1151 gfx90a:xnack- gfx90a:xnack+ gfx10-3-generic"
+ROCBLAS=usr/lib/x86_64-linux-gnu/librocblas.so.4.4
+fails=0
+pass() { echo "PASS $*"; }
+fail() { echo "FAIL $*"; fails=$((fails + 1)); }
+skip() { echo "SKIP $*"; exit 77; }
+
+[ "${RDNAFIX_ROCM_TESTS:-1}" = 0 ] && skip "RDNAFIX_ROCM_TESTS=0"
+[ "$(id -u)" = 0 ] || skip "needs root for chroot (run as root, e.g. through make test in CI)"
+"$TOP/tests/rocm/make-chroot.sh" "$ROOT" || { fail "create the sid chroot $ROOT"; exit 1; }
+
+REL=tmp/rdnafix-coverage.$$
+W=$ROOT/$REL
+C=/$REL
+mkdir -p "$W"
+trap 'rm -rf "$W"' EXIT
+# In the chroot with its own /proc (hipcc reads /proc/self/exe), in a private
+# mount namespace so that nothing stays mounted.
+in_chroot() {
+	unshare --mount --fork sh -c 'mount -t proc proc "$0/proc" && exec chroot "$0" /usr/bin/env -i \
+		PATH=/usr/bin:/bin HOME=/root ${1:+COMPRESSED_BUNDLE_FORMAT_VERSION=$1} sh -c "$2"' \
+		"$ROOT" "${CBFV:-}" "$1"
+}
+# Sorted entry ids of bundle N (default 0) of FILE, from our reader.
+ours_ids() { "$JSON_TOOL" --root "$ROOT" "$1" | python3 -c '
+import json, sys
+j = json.load(sys.stdin); n = int(sys.argv[1])
+print("\n".join(sorted(e["id"] for e in j["bundles"][n]["entries"])))' "${2:-0}"; }
+
+cp "$TOP/tests/unit/coverage/data/k.hip" "$W/k.hip"
+offload=""
+for a in $ARCHS; do offload="$offload --offload-arch=$a"; done
+DL=--rocm-device-lib-path=/usr/lib/llvm-21/lib/clang/21/amdgcn/bitcode
+
+# --- (a) compile
+t0=$(date +%s)
+for v in plain ccob2 ccob3; do
+	flags="-O2 $DL -fPIC -shared $offload"
+	CBFV=""
+	[ $v != plain ] && flags="$flags --offload-compress"
+	[ $v = ccob3 ] && CBFV=3
+	if CBFV=$CBFV in_chroot "cd $C && hipcc $flags k.hip -o libfat_$v.so" >"$W/hipcc.$v.log" 2>&1; then
+		pass "hipcc ($v) for $ARCHS"
+	else
+		tail -5 "$W/hipcc.$v.log"
+		fail "hipcc ($v)"
+	fi
+done
+t1=$(date +%s)
+
+# --- (b) compare with clang-offload-bundler and llvm-readelf
+for v in plain ccob2 ccob3; do
+	f=libfat_$v.so
+	[ -f "$W/$f" ] || continue
+	in_chroot "cd $C && objcopy --dump-section .hip_fatbin=$f.fatbin $f && \
+		clang-offload-bundler-21 --list --type=o --input=$f.fatbin | sort >$f.bundler" 2>"$W/bundler.err" ||
+		{ cat "$W/bundler.err"; fail "$f: clang-offload-bundler --list"; continue; }
+	ours_ids "$REL/$f" >"$W/$f.ours" 2>&1
+	if [ -s "$W/$f.ours" ] && diff -u "$W/$f.bundler" "$W/$f.ours"; then
+		pass "$f: read_fatbin lists the $(wc -l <"$W/$f.ours") entries clang-offload-bundler --list lists"
+	else
+		fail "$f: entries differ from clang-offload-bundler --list (diff above)"
+	fi
+	magic=$(head -c 6 "$W/$f.fatbin" | od -An -c | tr -d ' ')
+	want=$(case $v in plain) echo "plain:" ;; ccob2) echo "ccob:2" ;; ccob3) echo "ccob:3" ;; esac)
+	got=$("$JSON_TOOL" --root "$ROOT" "$REL/$f" | python3 -c '
+import json, sys
+b = json.load(sys.stdin)["bundles"][0]; print(b["format"] + ":" + str(b.get("ccob_version", "")))')
+	[ "$got" = "$want" ] && pass "$f: format $got (section starts with $magic)" ||
+		fail "$f: format $got, expected $want (section starts with $magic)"
+	# e_flags of every AMDGPU entry: llvm-readelf -h on the unbundled object.
+	bad=0
+	while read -r id flags; do
+		[ -n "$id" ] || continue
+		ref=$(in_chroot "cd $C && clang-offload-bundler-21 --unbundle --type=o --input=$f.fatbin \
+			--targets=$id --output=one.co && llvm-readelf-21 -h one.co" 2>&1 | sed -n 's/^ *Flags: *\(0x[0-9a-fA-F]*\).*/\1/p')
+		if [ "$((ref))" != "$((flags))" ]; then
+			echo "  $id: llvm-readelf Flags $ref, read_fatbin e_flags $flags"
+			bad=1
+		fi
+	done < <("$JSON_TOOL" --root "$ROOT" "$REL/$f" | python3 -c '
+import json, sys
+for e in json.load(sys.stdin)["bundles"][0]["entries"]:
+    if "elf" in e: print(e["id"], hex(e["elf"]["e_flags"]))')
+	[ $bad = 0 ] && pass "$f: every entry's e_flags equal llvm-readelf -h Flags" || fail "$f: e_flags differ"
+done
+t2=$(date +%s)
+
+# --- (c) Debian's rocBLAS
+if [ -f "$ROOT/$ROCBLAS" ]; then
+	read -r soff ssize < <(LC_ALL=C readelf -SW "$ROOT/$ROCBLAS" | sed 's/^ *\[ *[0-9]*\]//' |
+		awk '$1 == ".hip_fatbin" { print $4, $5 }')
+	soff=$((16#$soff))
+	ssize=$((16#$ssize))
+	# Independent of read_fatbin: every magic grep finds inside the section.
+	LC_ALL=C grep -obaF __CLANG_OFFLOAD_BUNDLE__ "$ROOT/$ROCBLAS" | cut -d: -f1 |
+		awk -v s="$soff" -v z="$ssize" '$1 >= s && $1 < s + z' >"$W/rocblas.grep"
+	"$JSON_TOOL" --root "$ROOT" "$ROCBLAS" >"$W/rocblas.json"
+	python3 -c '
+import json, sys
+j = json.load(open(sys.argv[1]))
+bad = [b for b in j["bundles"] if b.get("unreadable")]
+print("\n".join(str(b["file_offset"]) for b in j["bundles"]))
+sys.exit(1 if bad or j.get("unreadable") else 0)' "$W/rocblas.json" >"$W/rocblas.ours" ||
+		fail "rocBLAS: a bundle is unreadable"
+	n=$(wc -l <"$W/rocblas.ours")
+	if diff -q "$W/rocblas.grep" "$W/rocblas.ours" >/dev/null; then
+		pass "rocBLAS: $n bundles at the $n offsets grep finds the magic in .hip_fatbin ($ssize bytes)"
+	else
+		fail "rocBLAS: bundle offsets differ from grep's ($(wc -l <"$W/rocblas.grep") vs $n)"
+	fi
+	# Each bundle's bytes to clang-offload-bundler --list.
+	i=0
+	mism=0
+	mapfile -t offs <"$W/rocblas.grep"
+	offs+=($((soff + ssize)))
+	for ((i = 0; i + 1 < ${#offs[@]}; i++)); do
+		tail -c +$((offs[i] + 1)) "$ROOT/$ROCBLAS" | head -c $((offs[i + 1] - offs[i])) >"$W/b.fatbin"
+		in_chroot "clang-offload-bundler-21 --list --type=o --input=$C/b.fatbin" | sort >"$W/b.bundler"
+		ours_ids "$ROCBLAS" "$i" >"$W/b.ours"
+		diff -q "$W/b.bundler" "$W/b.ours" >/dev/null || { mism=$((mism + 1)); diff "$W/b.bundler" "$W/b.ours" | head -5; }
+	done
+	rm -f "$W/b.fatbin"
+	[ $mism = 0 ] && pass "rocBLAS: every bundle's entries equal clang-offload-bundler --list ($i bundles, $(wc -l <"$W/b.ours") entries each)" ||
+		fail "rocBLAS: $mism bundles differ from clang-offload-bundler --list"
+	python3 -c '
+import json, sys
+j = json.load(open(sys.argv[1]))
+print("rocBLAS: read %d bytes of %d for %d bundles" % (j["bytes_read"], j["size"], len(j["bundles"])))' "$W/rocblas.json"
+else
+	fail "rocBLAS: $ROOT/$ROCBLAS missing (librocblas4 in make-chroot.sh)"
+fi
+t3=$(date +%s)
+echo "coverage toolchain tests: compile $((t1 - t0)) s, fat binaries $((t2 - t1)) s, rocBLAS $((t3 - t2)) s, $fails failure(s)"
+[ $fails = 0 ]
