@@ -133,6 +133,9 @@ void judge_vm_fault(const Machine &m, Explanation *e)
 	if (g) {
 		judge_overrides(*g, e, true);
 		noretry_here(*g, e);
+	} else {
+		for (const auto &x : m.gpus) // an unsafe override here is a cause whatever the log's address
+			judge_overrides(x, e, true);
 	}
 	e->fix.push_back("the faulting program is the process named above: rerun it with AMD_SERIALIZE_KERNEL=3 to "
 			 "name the kernel, and report it to that program with this block");
