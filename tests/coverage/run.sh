@@ -96,21 +96,35 @@ import json, sys
 b = json.load(sys.stdin)["bundles"][0]; print(b["format"] + ":" + str(b.get("ccob_version", "")))')
 	[ "$got" = "$want" ] && pass "$f: format $got (section starts with $magic)" ||
 		fail "$f: format $got, expected $want (section starts with $magic)"
-	# e_flags of every AMDGPU entry: llvm-readelf -h on the unbundled object.
+	# Every AMDGPU entry as llvm-readelf -h sees the object that
+	# clang-offload-bundler --unbundle extracts: e_flags, processor, xnack /
+	# sramecc settings, generic version, ABI version (code object v = ABI + 2).
 	bad=0
-	while read -r id flags; do
+	while read -r id mine; do
 		[ -n "$id" ] || continue
 		ref=$(in_chroot "cd $C && clang-offload-bundler-21 --unbundle --type=o --input=$f.fatbin \
-			--targets=$id --output=one.co && llvm-readelf-21 -h one.co" 2>&1 | sed -n 's/^ *Flags: *\(0x[0-9a-fA-F]*\).*/\1/p')
-		if [ "$((ref))" != "$((flags))" ]; then
-			echo "  $id: llvm-readelf Flags $ref, read_fatbin e_flags $flags"
+			--targets=$id --output=one.co && llvm-readelf-21 -h one.co" 2>&1 | python3 -c '
+import re, sys
+t = sys.stdin.read()
+abi = int(re.search(r"ABI Version:\s*(\d+)", t).group(1))
+f = [x.strip() for x in re.search(r"Flags:\s*(.*)", t).group(1).split(",")]
+feat = {x[:-1]: x[-1] for x in f[2:] if x[-1] in "+-"}
+name = f[1] + "".join(":%s%s" % (k, feat[k]) for k in sorted(feat))
+gv = [x[len("generic_v"):] for x in f[2:] if x.startswith("generic_v")]
+print("%s/%s/v%d/g%s" % (hex(int(f[0], 16)), name, abi + 2, gv[0] if gv else "-"))')
+		if [ "$ref" != "$mine" ]; then
+			echo "  $id: llvm-readelf $ref, read_fatbin $mine"
 			bad=1
 		fi
 	done < <("$JSON_TOOL" --root "$ROOT" "$REL/$f" | python3 -c '
 import json, sys
 for e in json.load(sys.stdin)["bundles"][0]["entries"]:
-    if "elf" in e: print(e["id"], hex(e["elf"]["e_flags"]))')
-	[ $bad = 0 ] && pass "$f: every entry's e_flags equal llvm-readelf -h Flags" || fail "$f: e_flags differ"
+    if "elf" in e:
+        x = e["elf"]
+        print(e["id"], "%s/%s/v%d/g%s" % (hex(x["e_flags"]), x["target"], x["code_object_version"],
+                                         x.get("generic_version", "-")))')
+	[ $bad = 0 ] && pass "$f: every entry's e_flags, target id, generic and code-object version equal llvm-readelf -h" ||
+		fail "$f: e_flags decode differs from llvm-readelf -h"
 done
 t2=$(date +%s)
 

@@ -238,3 +238,44 @@ TEST_CASE("PATH arguments: a file is read whatever its name; a Tensile directory
 	REQUIRE(f.notes.size() == 1);
 	CHECK(f.notes[0].starts_with("/work/none: "));
 }
+
+TEST_CASE("hostile trees: link loops, huge or binary version.py, paths that climb out of the root")
+{
+	Tree t;
+	t.link("usr/bin/python3", "python3.x");
+	t.link("usr/bin/python3.x", "python3"); // a loop
+	t.write("v/pyvenv.cfg", std::string(100 * 1024, 'x'));
+	t.write("v/bin/python3");
+	t.write("v/lib/python3.12/site-packages/torch/version.py", std::string(200 * 1024, '#')); // over 64 KiB
+	t.write("w/bin/python3");
+	t.write("w/lib/python3.12/site-packages/torch/version.py", std::string("__version__ = '2\0x'\n", 19));
+	t.write("w/lib/python3.12/site-packages/torch/lib/libtorch_hip.so");
+	rdnafix::io::RootFs rfs(t.root.string());
+	rdnafix::machine::Environment env;
+	env.locate["PATH"] = "/usr/bin:/../../../../usr/bin";
+	env.locate["VIRTUAL_ENV"] = "/../../v";
+	env.locate["CONDA_PREFIX"] = "w"; // not absolute
+	Found f;
+	detail::find_python(rfs, env, {"/w/bin/python3"}, f);
+	// The loop is a note, the huge version.py is skipped, the binary one is unreadable: no torch.
+	CHECK(f.installs.empty());
+	bool loop = false, relative = false;
+	for (const auto &n : f.notes) {
+		loop = loop || n.find("python3") != std::string::npos;
+		relative = relative || n == "CONDA_PREFIX=w: not an absolute path";
+	}
+	CHECK(loop);
+	CHECK(relative);
+	// Everything looked at stays inside the root.
+	for (const auto &s : f.searched)
+		CHECK(s.find("..") == std::string::npos);
+}
+
+TEST_CASE("rel_of: lexical, clamped at the root")
+{
+	CHECK(detail::rel_of("/usr/lib/") == "usr/lib");
+	CHECK(detail::rel_of("/usr/./lib/../lib64") == "usr/lib64");
+	CHECK(detail::rel_of("/../../etc") == "etc");
+	CHECK(detail::rel_of("/") == "");
+	CHECK(detail::rel_of("a//b") == "a/b");
+}

@@ -42,7 +42,8 @@ struct Found {
 	std::map<std::string, bool> seen; // canonical library / directory paths already taken
 };
 
-// Root-relative path helpers ("/usr/lib" -> "usr/lib"; join; dirname).
+// Root-relative path helpers: rel_of("/usr/./lib/../lib64/") -> "usr/lib64" (".."
+// stops at the root, as in io::RootFs); join; dirname; basename.
 std::string rel_of(std::string_view abs);
 std::string join(std::string_view a, std::string_view b);
 std::string dirname_of(std::string_view rel);

@@ -61,11 +61,25 @@ const DeviceCodeLib *device_code_lib(std::string_view n)
 
 std::string rel_of(std::string_view abs)
 {
-	while (abs.starts_with('/'))
-		abs.remove_prefix(1);
-	while (abs.size() > 1 && abs.ends_with('/'))
-		abs.remove_suffix(1);
-	return std::string(abs);
+	// Lexically, as RootFs resolves it: "." dropped, ".." stops at the root.
+	std::vector<std::string_view> parts;
+	std::size_t b = 0;
+	while (b <= abs.size()) {
+		auto e = abs.find('/', b);
+		if (e == std::string_view::npos)
+			e = abs.size();
+		std::string_view c = abs.substr(b, e - b);
+		if (c == "..") {
+			if (!parts.empty())
+				parts.pop_back();
+		} else if (!c.empty() && c != ".")
+			parts.push_back(c);
+		b = e + 1;
+	}
+	std::string out;
+	for (auto c : parts)
+		out += (out.empty() ? "" : "/") + std::string(c);
+	return out;
 }
 
 std::string join(std::string_view a, std::string_view b)

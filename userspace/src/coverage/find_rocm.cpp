@@ -127,6 +127,7 @@ void find_consumers(io::RootFs &fs, Found &f)
 					   "usr/lib",
 					   "usr/lib/x86_64-linux-gnu",
 					   "usr/lib/x86_64-linux-gnu/ggml",
+					   "usr/lib/x86_64-linux-gnu/ggml/backends0",
 					   "usr/lib64",
 					   "usr/local/lib/ollama",
 					   "usr/lib/ollama",

@@ -122,7 +122,7 @@ void check_coverage(Ctx &c)
 		    (v.verdict == Verdict::override_only && v.override_safety == rules::OverrideVerdict::unsafe)) {
 			std::string finding =
 				v.verdict == Verdict::missing
-					? fmt::format("{} has no code {} can run: {}", where, v.gfx, v.reason)
+					? fmt::format("{}: no code {} can run ({})", where, v.gfx, v.reason)
 					: fmt::format("{} has no {} code ({}); HSA_OVERRIDE_GFX_VERSION={} would run "
 						      "{} code "
 						      "on it, which is not ISA-safe: {}",

@@ -63,7 +63,12 @@ int run_env(const EnvOptions &opts)
 		std::fprintf(stderr, "rdnactl env: %s\n", snap.nothing_readable_reason.c_str());
 		return 2;
 	}
-	print(render_env(recommend_env(snap), opts.shell));
+	// The same findings as status, coverage included: an override that the
+	// installed libraries need (RDNA-COV-002) is exported with its reason.
+	auto verdicts = assess(snap);
+	io::RootFs fs(opts.machine.root);
+	verdicts.coverage = coverage::scan(fs, snap, {});
+	print(render_env(env_changes(evaluate(snap, verdicts), snap.environment), opts.shell));
 	return 0;
 }
 
