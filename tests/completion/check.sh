@@ -29,7 +29,11 @@ run() { # expected-reply, typed line
 	fi
 }
 cases() {
-run "config" "rdnactl co"
+run "config coverage" "rdnactl co"
+run "coverage" "rdnactl cov"
+run "--no-system" "rdnactl coverage --no"
+run "gfx1030 gfx1031 gfx1032 gfx1033 gfx1034 gfx1035 gfx1036" "rdnactl coverage --gfx gfx103"
+run "--no-coverage" "rdnactl status --no"
 run "show set" "rdnactl config s"
 run "mtype_sysmem= mtype_vram=" "rdnactl config set mtype_"
 run "nc" "rdnactl config set mtype_sysmem=n"
@@ -38,6 +42,9 @@ run "amdgpu.noretry" "rdnactl config unset amdgpu.n"
 run "--dry-run" "rdnactl fix --d"
 run "--dry-run" "rdnactl config undo --d"
 run "--json" "rdnactl status --j"
+run "explain" "rdnactl expl"
+run "--pid" "rdnactl explain --pi"
+run "RDNA-LOG-010 RDNA-LOG-011 RDNA-LOG-012 RDNA-LOG-013 RDNA-LOG-014 RDNA-LOG-015" "rdnactl explain RDNA-LOG-01"
 }
 echo "without bash-completion's helpers:"
 export RDNAFIX_BASH_COMPLETION=

@@ -34,6 +34,8 @@ for fx in "$top"/tests/fixtures/*/; do
 	run "$n.status-text" status "${common[@]}" --color never
 	run "$n.env-sh" env "${common[@]}"
 	run "$n.env-fish" env "${common[@]}" --shell fish
+	run "$n.coverage-text" coverage "${common[@]}"
+	run "$n.coverage-json" coverage "${common[@]}" --json
 done
 # A shell start-up file with copied variables (RDNA-ENV-014..016) on one fixture machine.
 copied=(--root "$top/tests/fixtures/rx6750xt-raphael/root" --env "$top/tests/golden/copied-env.bashrc"
@@ -43,7 +45,7 @@ run copied-env.env-sh env "${copied[@]}"
 run validate-list validate --list
 run validate-list-json validate --list --json
 run help --help
-for verb in status env validate history fix; do
+for verb in status env validate history fix coverage explain; do
 	run "help-$verb" "$verb" --help
 done
 run help-config config --help
@@ -53,3 +55,16 @@ done
 run no-verb
 run typo stauts
 run bad-root status --root /nonexistent/rdnafix-snapshot
+run coverage-bad-gfx coverage --root tests/fixtures/no-amd-gpu/root --env tests/fixtures/no-amd-gpu/env --gfx gfx10-3-generic
+run coverage-gfx-paths coverage --root tests/fixtures/strix-halo-torch-native/root --env tests/fixtures/no-amd-gpu/env --gfx gfx1031 --gfx gfx90a:xnack+ /home/dave/miniforge3/envs/comfy/lib/python3.12/site-packages/torch/lib
+# explain: real logs (tests/fixtures/logs/SOURCE.md) judged on a captured machine
+for log in rocm-rocm-2429-no-binary rocm-legacy-rocm-build-5051-journal therock-737-mes-reset; do
+	run "explain-$log" explain "tests/fixtures/logs/$log.txt" --root tests/fixtures/rx6750xt-raphael/root \
+		--env tests/fixtures/rx6750xt-raphael/env
+done
+run explain-json explain tests/fixtures/logs/rocm-rocm-2429-no-binary.txt --json --root tests/fixtures/rx5600xt-k614/root
+run explain-coverage explain tests/fixtures/logs/open-oasis-27-traceback.txt \
+	--root tests/fixtures/rx6750xt-torch-gfx1030/root --env tests/fixtures/rx6750xt-torch-gfx1030/env
+run explain-id explain RDNA-LOG-007
+run explain-bad-id explain RDNA-LOG-999
+run explain-missing explain /nonexistent/rdnafix.log

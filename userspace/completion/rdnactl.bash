@@ -20,7 +20,7 @@ _rdnactl()
     local sub="" action="" i
     for ((i = 1; i < cword; i++)); do
         case ${words[i]} in
-            status|env|validate|history|fix) sub=${words[i]}; break ;;
+            status|env|validate|history|fix|coverage|explain) sub=${words[i]}; break ;;
             config) sub=config ;;
             show|set|unset|undo) [[ $sub == config && -z $action ]] && action=${words[i]} ;;
         esac
@@ -32,6 +32,9 @@ _rdnactl()
         --user)  COMPREPLY=($(compgen -u -- "$cur")); return ;;
         --color) COMPREPLY=($(compgen -W "auto always never" -- "$cur")); return ;;
         --shell) COMPREPLY=($(compgen -W "sh fish" -- "$cur")); return ;;
+        --pid)   COMPREPLY=($(compgen -W "$(ps -eo pid= 2>/dev/null)" -- "$cur")); return ;;
+        --python) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        --gfx)   COMPREPLY=($(compgen -W "gfx1010 gfx1011 gfx1012 gfx1030 gfx1031 gfx1032 gfx1033 gfx1034 gfx1035 gfx1036 gfx1100 gfx1101 gfx1102 gfx1103 gfx1150 gfx1151 gfx1152 gfx1153 gfx1200 gfx1201 gfx900 gfx906 gfx908 gfx90a gfx942 gfx950" -- "$cur")); return ;;
     esac
 
     # values of config keys: KEY=<TAB>
@@ -54,10 +57,22 @@ _rdnactl()
 
     local common="--root --json --dry-run --no-initramfs --help"
     case $sub in
-        "")       COMPREPLY=($(compgen -W "status env config fix validate history --help --version" -- "$cur")) ;;
-        status)   COMPREPLY=($(compgen -W "--root --env --user --json --color --help" -- "$cur")) ;;
+        "")       COMPREPLY=($(compgen -W "status env config fix validate history coverage explain --help --version" -- "$cur")) ;;
+        status)   COMPREPLY=($(compgen -W "--root --env --user --json --no-coverage --color --help" -- "$cur")) ;;
+        coverage) if [[ $cur == -* ]]; then
+                      COMPREPLY=($(compgen -W "--root --env --user --python --gfx --no-system --json --stats --help" -- "$cur"))
+                  else
+                      COMPREPLY=($(compgen -f -- "$cur"))
+                  fi ;;
         env)      COMPREPLY=($(compgen -W "--root --env --user --shell --help" -- "$cur")) ;;
         fix)      COMPREPLY=($(compgen -W "$common" -- "$cur")) ;;
+        explain)  if [[ $cur == -* ]]; then
+                      COMPREPLY=($(compgen -W "--pid --json --list --no-coverage --root --env --user --help" -- "$cur"))
+                  elif [[ $cur == R* ]]; then
+                      COMPREPLY=($(compgen -W "$(printf 'RDNA-LOG-%03d ' {1..15})" -- "$cur"))
+                  else
+                      COMPREPLY=($(compgen -f -- "$cur"))
+                  fi ;;
         config)
             case $action in
                 "")    COMPREPLY=($(compgen -W "show set unset undo --help" -- "$cur")) ;;

@@ -14,6 +14,7 @@ namespace {
 struct StatusArgs {
 	app::MachineArgs machine;
 	bool json = false;
+	bool no_coverage = false;
 	std::string colour = "auto";
 };
 
@@ -22,6 +23,7 @@ status::StatusOptions status_options(const StatusArgs &a)
 	status::StatusOptions o;
 	o.machine = app::collect_options(a.machine);
 	o.json = a.json;
+	o.coverage = !a.no_coverage;
 	o.colour = a.colour == "always"  ? status::ColourMode::always
 		   : a.colour == "never" ? status::ColourMode::never
 					 : status::ColourMode::automatic;
@@ -37,6 +39,9 @@ void add_status_command(CLI::App &app, int *rc)
 						 "findings (checks: rdnactl(1), CHECKS)");
 	app::add_machine_options(*sub, args->machine);
 	sub->add_flag("--json", args->json, "Print JSON (schema_version 1) instead of text");
+	sub->add_flag("--no-coverage", args->no_coverage,
+		      "Skip the code-object scan of the installed PyTorch/ROCm libraries (the Code objects section; "
+		      "rdnactl coverage shows it in full)");
 	sub->add_option("--color", args->colour, "Colour the text output: auto (TTY and NO_COLOR unset), always, never")
 		->check(CLI::IsMember({"auto", "always", "never"}))
 		->type_name("WHEN");

@@ -11,4 +11,6 @@ void add_validate_command(CLI::App &app, int *rc);
 void add_history_command(CLI::App &app, int *rc);
 void add_config_command(CLI::App &app, int *rc);
 void add_fix_command(CLI::App &app, int *rc);
+void add_explain_command(CLI::App &app, int *rc);
+void add_coverage_command(CLI::App &app, int *rc);
 } // namespace rdnafix

@@ -22,6 +22,8 @@ int main(int argc, char **argv)
 	rdnafix::add_history_command(app, &rc);
 	rdnafix::add_config_command(app, &rc);
 	rdnafix::add_fix_command(app, &rc);
+	rdnafix::add_explain_command(app, &rc);
+	rdnafix::add_coverage_command(app, &rc);
 	try {
 		app.parse(argc, argv);
 	} catch (const CLI::ParseError &e) {

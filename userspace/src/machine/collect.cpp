@@ -57,6 +57,7 @@ Snapshot collect(const CollectOptions &o)
 		s.driver.amdgpu_all_params = detail::read_module_params(fs, "amdgpu");
 	detail::collect_rdnafix(fs, s.rdnafix, s.driver.kernel_release, mods);
 	detail::collect_boot(fs, s.boot, s.driver.kernel_release, modprobe);
+	detail::collect_kernel_log(fs, s.kernel_log, live);
 	auto kfd = detail::collect_kfd(fs, s.driver.unreadable);
 
 	std::vector<RawPciDevice> raws;

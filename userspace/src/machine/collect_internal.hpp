@@ -63,6 +63,10 @@ struct SudoContext {
 };
 std::optional<SudoContext> detect_sudo();
 
+// collect_kernel_log.cpp: the amdgpu events of this boot (/dev/kmsg live, a
+// captured dmesg file under a root).
+void collect_kernel_log(io::RootFs &fs, KernelLog &k, bool live);
+
 // collect_env.cpp: this process's environment, the --env file, or under sudo
 // the environment of the sudo call.
 Environment collect_environment(const std::optional<std::string> &file, const std::optional<SudoContext> &sudo);

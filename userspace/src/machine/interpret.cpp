@@ -320,6 +320,9 @@ Environment build_environment(const core::Environment &env, std::string source)
 		else
 			e.vars[v.name] = v.value;
 	}
+	for (const char *name : {"PATH", "VIRTUAL_ENV", "CONDA_PREFIX", "HOME", "ROCM_PATH"})
+		if (auto val = env.get(name))
+			e.locate[name] = *val;
 	for (const auto &p : env.problems)
 		e.unreadable.push_back({"environment", e.source, "unreadable: " + p});
 

@@ -210,4 +210,17 @@ std::string_view to_string(SignatureState s)
 	return "";
 }
 
+std::string_view to_string(KernelLogSource s)
+{
+	switch (s) {
+	case KernelLogSource::none:
+		return "";
+	case KernelLogSource::kmsg:
+		return "kmsg";
+	case KernelLogSource::file:
+		return "file";
+	}
+	return "";
+}
+
 } // namespace rdnafix::machine

@@ -8,6 +8,7 @@
 #include "machine/unreadable.hpp"
 
 #include "core/gpudb.hpp"
+#include "core/parse_kernel_log.hpp"
 #include "core/types.hpp"
 
 #include <cstdint>
@@ -171,6 +172,9 @@ struct Environment {
 	std::map<std::string, std::string> vars; // the relevant variables that are set
 	std::vector<OverrideVar> overrides;
 	std::vector<VisibleVar> visible;
+	// Where software is found (PATH, VIRTUAL_ENV, CONDA_PREFIX, HOME,
+	// ROCM_PATH): read by the coverage scan, not shown by status.
+	std::map<std::string, std::string> locate;
 	std::vector<Unreadable> unreadable;
 	// Run under sudo (live, root, SUDO_USER set, no --user): the user judged,
 	// whether the environment of the sudo call was read (then it is the one
@@ -181,6 +185,20 @@ struct Environment {
 };
 
 // Which reader filled the snapshot.
+// The kernel log of the current boot (machine/collect_kernel_log.cpp): live
+// from /dev/kmsg, under --root from a captured `dmesg` file
+// (<root>/var/log/rdnafix-dmesg, tests/fixtures/README.md).
+enum class KernelLogSource { none, kmsg, file };
+std::string_view to_string(KernelLogSource s); // "", "kmsg", "file"
+
+struct KernelLog {
+	KernelLogSource source = KernelLogSource::none; // none: no log to read (a root without the file)
+	std::string path;                               // "/dev/kmsg", "var/log/rdnafix-dmesg"
+	std::optional<core::KernelLogEvents> events;    // nullopt when it could not be read
+	std::string error;                              // why not
+	bool truncated = false;                         // only the first part was read
+};
+
 enum class CollectorKind { none, live, root };
 std::string_view to_string(CollectorKind k); // "", "live", "root"
 
@@ -193,6 +211,7 @@ struct Snapshot {
 	Access access;
 	Environment environment;
 	BootConfig boot;               // what the next boot will do, and what may stop rdnafix loading
+	KernelLog kernel_log;          // amdgpu faults, timeouts, resets of the current boot
 	bool nothing_readable = false; // the root is unusable: exit 2
 	std::string nothing_readable_reason;
 };

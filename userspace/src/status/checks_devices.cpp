@@ -1,6 +1,8 @@
 // Checks: which GPUs are there and whether ROCm supports their gfx target.
 #include "checks.hpp"
 
+#include "coverage/render.hpp"
+
 #include "core/rules.hpp"
 
 #include <algorithm>
@@ -42,13 +44,23 @@ void check_devices(Ctx &c)
 			: rdna1       ? "use libraries built natively for gfx101x (Debian's ROCm packages, a "
 					"self-built PyTorch) and do NOT set HSA_OVERRIDE_GFX_VERSION=10.3.0"
 				      : fmt::format("use libraries that contain {} code objects", *d->gfx_target);
+		// With a coverage scan the "may" becomes what the installed libraries
+		// contain (RDNA-COV-00x carry the remedies).
+		std::string installed;
+		if (c.a.coverage)
+			for (const auto &sv : c.a.coverage->summary)
+				if (sv.verdict.device == d->pci_bdf)
+					installed += fmt::format("{}{}: {}", installed.empty() ? "" : "; ",
+								 c.a.coverage->installs[sv.install].label,
+								 coverage::verdict_phrase(sv.verdict));
 		c.add("RDNA-GPU-002", dev_label(*d),
 		      fmt::format("{} is not on ROCm's official Linux support list{}", *d->gfx_target,
 				  rdna1 ? " (RDNA1: no ISA-compatible override exists)" : ""),
-		      "official ROCm and PyTorch wheels may contain no code objects for it: 'HIP error: invalid device "
-		      "function' / hipErrorNoBinaryForGpu",
+		      installed.empty() ? "official ROCm and PyTorch wheels may contain no code objects for it: 'HIP "
+					  "error: invalid device function' / hipErrorNoBinaryForGpu"
+					: "what is installed has, for it: " + installed + " (RDNA-COV findings)",
 		      fix,
-		      advice && advice->device == d
+		      advice && advice->device == d && installed.empty()
 			      ? std::vector<Remedy>{SetEnv{"HSA_OVERRIDE_GFX_VERSION", advice->value, advice->why}}
 			      : std::vector<Remedy>{NoChange{}},
 		      rdna1 || safe.empty() ? Severity::warn : Severity::info);

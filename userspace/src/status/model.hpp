@@ -10,6 +10,8 @@
 #include "machine/settings.hpp"
 #include "machine/snapshot.hpp"
 
+#include "coverage/model.hpp"
+
 #include "core/rules.hpp"
 
 #include <optional>
@@ -91,6 +93,9 @@ struct Assessment {
 	std::vector<NodeAccess> nodes;                         // per snap.access.nodes
 	std::vector<std::vector<OverrideJudgement>> overrides; // per snap.environment.overrides
 	std::vector<machine::Setting> settings;                // machine::configured_settings(snap)
+	// The code-object coverage scan (run_status fills it unless --no-coverage;
+	// assess() leaves it empty: it reads files).
+	std::optional<coverage::Report> coverage;
 };
 Assessment assess(const Snapshot &snap);
 

@@ -22,6 +22,15 @@ std::string render_text(const Snapshot &s, const Assessment &a, const std::vecto
 nlohmann::ordered_json configuration_json(const Snapshot &s, const Assessment &a);
 std::vector<std::string> configuration_lines(const Snapshot &s, const Assessment &a);
 
+// The kernel log of this boot (render_kernel_log.cpp): the text section's
+// lines and the `kernel_log` object (both only when s.kernel_log.source is set).
+std::vector<std::string> kernel_log_lines(const Snapshot &s);
+nlohmann::ordered_json kernel_log_json(const Snapshot &s);
+// The Code objects part (render_coverage.cpp): the `coverage` object (null
+// with --no-coverage) and the text section's lines.
+nlohmann::ordered_json coverage_json(const Assessment &a);
+std::vector<std::string> coverage_lines(const Assessment &a);
+
 // `rdnactl env`: shell lines.
 std::string render_env(const std::vector<Export> &exports, Shell shell);
 // Under sudo: comment lines (valid sh and fish) saying whose environment the

@@ -97,6 +97,9 @@ ordered_json to_json(const Snapshot &s, const Assessment &a, const std::vector<F
 		ov.push_back(override_json(s.environment.overrides[i], a.overrides.at(i)));
 	env["overrides"] = ov;
 	j["environment"] = env;
+	j["coverage"] = coverage_json(a);
+	if (s.kernel_log.source != machine::KernelLogSource::none)
+		j["kernel_log"] = kernel_log_json(s);
 
 	j["findings"] = findings;
 	return j;

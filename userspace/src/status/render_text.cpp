@@ -70,6 +70,8 @@ public:
 	void configuration();
 	void access();
 	void environment();
+	void code_objects();
+	void kernel_log();
 	void findings(const std::vector<Finding> &findings);
 
 private:
@@ -287,6 +289,24 @@ void Text::environment()
 	unreadable(e.unreadable);
 }
 
+void Text::code_objects()
+{
+	line("");
+	line(st_.head("Code objects"));
+	for (auto &l : coverage_lines(a_))
+		line(l);
+}
+
+void Text::kernel_log()
+{
+	if (s_.kernel_log.source == machine::KernelLogSource::none)
+		return;
+	line("");
+	line(st_.head("Kernel log (this boot)") + " (" + s_.kernel_log.path + ")");
+	for (const auto &l : kernel_log_lines(s_))
+		line("  " + l);
+}
+
 void Text::findings(const std::vector<Finding> &findings)
 {
 	line("");
@@ -319,6 +339,8 @@ std::string render_text(const Snapshot &s, const Assessment &a, const std::vecto
 	t.configuration();
 	t.access();
 	t.environment();
+	t.code_objects();
+	t.kernel_log();
 	t.findings(findings);
 	return t.take();
 }

@@ -4,7 +4,10 @@
 #include "model.hpp"
 #include "render.hpp"
 
+#include "coverage/scan.hpp"
+
 #include "io/process.hpp"
+#include "io/rootfs.hpp"
 
 #include <cstdio>
 
@@ -35,6 +38,10 @@ int run_status(const StatusOptions &opts)
 {
 	auto snap = machine::collect(opts.machine);
 	auto verdicts = assess(snap);
+	if (opts.coverage && !snap.nothing_readable) {
+		io::RootFs fs(opts.machine.root);
+		verdicts.coverage = coverage::scan(fs, snap, {});
+	}
 	auto findings = snap.nothing_readable ? std::vector<Finding>{} : evaluate(snap, verdicts);
 	if (opts.json) {
 		print(to_json(snap, verdicts, findings).dump(2, ' ', false, nlohmann::json::error_handler_t::replace));
@@ -56,7 +63,13 @@ int run_env(const EnvOptions &opts)
 		std::fprintf(stderr, "rdnactl env: %s\n", snap.nothing_readable_reason.c_str());
 		return 2;
 	}
-	print(render_env_sudo_note(snap.environment) + render_env(recommend_env(snap), opts.shell));
+	// The same findings as status, coverage included: an override that the
+	// installed libraries need (RDNA-COV-002) is exported with its reason.
+	auto verdicts = assess(snap);
+	io::RootFs fs(opts.machine.root);
+	verdicts.coverage = coverage::scan(fs, snap, {});
+	print(render_env_sudo_note(snap.environment) +
+	      render_env(env_changes(evaluate(snap, verdicts), snap.environment), opts.shell));
 	return 0;
 }
 

@@ -12,6 +12,7 @@ struct StatusOptions {
 	machine::CollectOptions machine;
 	bool json = false;
 	ColourMode colour = ColourMode::automatic;
+	bool coverage = true; // scan the installed libraries' code objects (--no-coverage: skip)
 };
 // Collects, evaluates and prints the report (text or JSON) on stdout.
 int run_status(const StatusOptions &opts);

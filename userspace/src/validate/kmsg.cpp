@@ -68,67 +68,22 @@ std::optional<KmsgRecord> parse_kmsg_record(std::string_view raw)
 
 std::string gfx10_client_name(unsigned cid)
 {
-	// UTCL2 client ids of the GFX10 gfxhub, in id order (Linux
-	// drivers/gpu/drm/amd/amdgpu/gfxhub_v2_0.c and gfxhub_v2_1.c, identical lists).
-	static const char *const names[] = {"CB/DB",    "Reserved", "GE1",   "GE2",        "CPF",        "CPC",
-					    "CPG",      "RLC",      "TCP",   "SQC (inst)", "SQC (data)", "SQG",
-					    "Reserved", "SDMA0",    "SDMA1", "GCR",        "SDMA2",      "SDMA3"};
-	return cid < std::size(names) ? names[cid] : "unknown";
+	namespace af = core::amdgpu_fault;
+	const auto n = af::client_name(af::ClientTable::gfxhub_gfx10_gfx11, cid, false);
+	return n.empty() ? "unknown" : n;
 }
 
 FaultStatus decode_fault_status(std::uint32_t raw, std::string_view reg)
 {
-	FaultStatus f;
-	f.raw = raw;
-	f.reg = std::string(reg);
-	f.more_faults = raw & 0x1u;
-	f.walker_error = (raw >> 1) & 0x7u;
-	f.permission_faults = (raw >> 4) & 0xfu;
-	f.mapping_error = (raw >> 8) & 0x1u;
-	f.cid = (raw >> 9) & 0x1ffu;
-	f.write = (raw >> 18) & 0x1u;
-	f.vmid = (raw >> 20) & 0xfu;
-	if (reg.starts_with("GCVM"))
-		f.client = gfx10_client_name(f.cid);
-	return f;
-}
-
-std::string FaultStatus::explain() const
-{
-	std::string perm;
-	static const char *const bits[] = {"PTE not valid", "PTE not readable", "PTE not writable",
-					   "PTE not executable"};
-	for (unsigned b = 0; b < 4; ++b)
-		if (permission_faults & (1u << b))
-			perm += (perm.empty() ? "" : ", ") + std::string(bits[b]);
-	return fmt::format("{}=0x{:08X}: client {}(0x{:x}), {} access, vmid {}, permission faults 0x{:x}{}{}{}{}", reg,
-			   raw, client.empty() ? "" : client + " ", cid, write ? "write" : "read", vmid,
-			   permission_faults, perm.empty() ? "" : " (" + perm + ")",
-			   mapping_error ? ", mapping error" : "",
-			   walker_error ? fmt::format(", walker error 0x{:x}", walker_error) : "",
-			   more_faults ? ", more faults followed" : "");
+	return core::amdgpu_fault::decode_status(raw, reg);
 }
 
 std::optional<FaultStatus> find_fault_status(std::string_view line)
 {
-	static const std::string_view suffix = "_L2_PROTECTION_FAULT_STATUS:0x";
-	const auto at = line.find(suffix);
-	if (at == std::string_view::npos)
+	// validate only attaches the ":0x" form the kernel prints
+	if (line.find("_L2_PROTECTION_FAULT_STATUS:0x") == std::string_view::npos)
 		return std::nullopt;
-	// register name: the identifier that ends at `at`
-	std::size_t start = at;
-	while (start > 0 && (std::isalnum(static_cast<unsigned char>(line[start - 1])) || line[start - 1] == '_'))
-		--start;
-	const std::string_view reg = line.substr(start, at + suffix.size() - 3 - start);
-	std::size_t hex_begin = at + suffix.size(), hex_end = hex_begin;
-	while (hex_end < line.size() && std::isxdigit(static_cast<unsigned char>(line[hex_end])))
-		++hex_end;
-	if (hex_end == hex_begin || hex_end - hex_begin > 8)
-		return std::nullopt;
-	const auto v = core::parse_u64("0x" + std::string(line.substr(hex_begin, hex_end - hex_begin)));
-	if (!v)
-		return std::nullopt;
-	return decode_fault_status(std::uint32_t(*v), reg);
+	return core::amdgpu_fault::find_status(line);
 }
 
 const char *log_kind_name(LogKind k)

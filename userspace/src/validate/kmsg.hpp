@@ -13,6 +13,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/amdgpu_fault.hpp"
 #include "io/unique_fd.hpp"
 
 namespace rdnafix::validate {
@@ -27,28 +28,15 @@ struct KmsgRecord {
 // nullopt when `raw` is not a kmsg record.
 std::optional<KmsgRecord> parse_kmsg_record(std::string_view raw);
 
-// Fields of the L2 protection fault status register as the kernel decodes them
-// (GFX10 gfxhub_v2_0.c / gfxhub_v2_1.c print_l2_protection_fault_status).
-// Bit layout: MORE_FAULTS [0], WALKER_ERROR [3:1], PERMISSION_FAULTS [7:4],
-// MAPPING_ERROR [8], CID [17:9], RW [18], VMID [23:20] -- see docs/validate.md
-// for the sources and the real kernel output it is tested against.
-struct FaultStatus {
-	std::uint32_t raw = 0;
-	std::string reg;    // "GCVM_L2_PROTECTION_FAULT_STATUS", "VM_L2_...", "MMVM_L2_..."
-	unsigned cid = 0;   // UTCL2 client id
-	std::string client; // name for gfxhub (GCVM) clients, "unknown" beyond the table, "" for other hubs
-	bool more_faults = false;
-	unsigned walker_error = 0;
-	unsigned permission_faults = 0; // bit0 PTE not valid, bit1 not readable, bit2 not writable, bit3 not executable
-	bool mapping_error = false;
-	bool write = false; // RW: 1 = write access
-	unsigned vmid = 0;
-	std::string explain() const; // one line, human readable
-};
+// The L2 protection fault status decoder lives in core/amdgpu_fault.hpp (shared
+// with `rdnactl explain` and status); validate keeps these names for its cases.
+using FaultStatus = core::amdgpu_fault::FaultStatus;
+// Decodes with the GFX10/11 gfxhub client table for GCVM_ registers (validate
+// does not know the hub version of the GPU that faulted).
 FaultStatus decode_fault_status(std::uint32_t raw, std::string_view reg = "GCVM_L2_PROTECTION_FAULT_STATUS");
 // Finds "<reg>:0x<hex>" in a log line and decodes it.
 std::optional<FaultStatus> find_fault_status(std::string_view line);
-// Name of a GFX10 gfxhub UTCL2 client id ("TCP" for 8), "unknown" outside the table.
+// Name of a GFX10/11 gfxhub UTCL2 client id ("TCP" for 8), "unknown" outside the table.
 std::string gfx10_client_name(unsigned cid);
 
 enum class LogKind {

@@ -1,0 +1,67 @@
+// `rdnactl explain`: its options and a callback that forwards to
+// explain::run_explain.
+#include "commands.hpp"
+#include "machine_options.hpp"
+
+#include "explain/run.hpp"
+
+#include <memory>
+
+namespace rdnafix {
+
+namespace {
+
+struct ExplainArgs {
+	app::MachineArgs machine;
+	std::string input;
+	long long pid = 0;
+	bool json = false;
+	bool list = false;
+	bool no_coverage = false;
+};
+
+} // namespace
+
+void add_explain_command(CLI::App &app, int *rc)
+{
+	auto args = std::make_shared<ExplainArgs>();
+	auto *sub = app.add_subcommand(
+		"explain",
+		"Explain a ROCm / PyTorch / amdgpu error log: what each known failure means, its likely cause "
+		"on this machine and the fix (catalogue: rdnactl explain --list)");
+	sub->add_option("input", args->input,
+			"The log: a FILE (PyTorch traceback, HIP/HSA stderr, dmesg, journalctl -k), - for standard "
+			"input (also the default when standard input is not a terminal), or a signature id "
+			"RDNA-LOG-NNN to print its catalogue entry")
+		->type_name("FILE|-|ID");
+	auto *pid = sub->add_option("--pid", args->pid,
+				    "Judge with the environment process PID really has (/proc/PID/environ) instead of "
+				    "rdnactl's own: the HSA_OVERRIDE_GFX_VERSION it ran with, its *_VISIBLE_DEVICES")
+			    ->type_name("PID")
+			    ->check(CLI::Range(1LL, 4194304LL));
+	app::add_machine_options(*sub, args->machine);
+	sub->add_flag("--json", args->json, "Print JSON (schema_version 1) instead of text");
+	sub->add_flag("--list", args->list, "Print the catalogue of signatures (ids, meaning, cause, fix, source)");
+	sub->add_flag("--no-coverage", args->no_coverage, "Do not scan the installed libraries for GPU code objects");
+	sub->footer("Examples:\n"
+		    "  python3 train.py 2>&1 | rdnactl explain\n"
+		    "  sudo dmesg | rdnactl explain -\n"
+		    "  journalctl -k -b | rdnactl explain -\n"
+		    "  rdnactl explain crash.log --pid 4242     # with the environment of the running process 4242\n"
+		    "  rdnactl explain RDNA-LOG-002\n"
+		    "Exit codes: 0 nothing known found (or harmless messages only), 1 known failures explained, "
+		    "2 rdnactl could not run (unreadable input, unknown id, bad arguments).");
+	sub->callback([args, rc, pid] {
+		explain::ExplainOptions o;
+		o.input = args->input;
+		if (pid->count() > 0)
+			o.pid = args->pid;
+		o.json = args->json;
+		o.list = args->list;
+		o.coverage = !args->no_coverage;
+		o.machine = app::collect_options(args->machine);
+		*rc = explain::run_explain(o);
+	});
+}
+
+} // namespace rdnafix

@@ -1,0 +1,90 @@
+// The amdgpu events of a kernel log (see parse_kernel_log.hpp).
+#include "core/parse_kernel_log.hpp"
+
+#include <cctype>
+
+namespace rdnafix::core {
+
+namespace {
+
+bool has(std::string_view s, std::string_view n)
+{
+	return s.find(n) != std::string_view::npos;
+}
+
+std::string_view strip_prefix(std::string_view l)
+{
+	// /dev/kmsg record: digits and commas (flags may hold '-', 'c', '+') up to ';'
+	if (const auto semi = l.find(';'); semi != std::string_view::npos && semi < 64 && !l.empty() &&
+					   std::isdigit(static_cast<unsigned char>(l[0]))) {
+		bool ok = true;
+		for (std::size_t i = 0; i < semi && ok; ++i)
+			ok = std::isdigit(static_cast<unsigned char>(l[i])) || l[i] == ',' || l[i] == '-' ||
+			     l[i] == 'c' || l[i] == '+';
+		if (ok)
+			l.remove_prefix(semi + 1);
+	}
+	if (l.starts_with("[")) {
+		const auto close = l.find(']');
+		if (close != std::string_view::npos && close < 40) {
+			bool ts = true;
+			for (char c : l.substr(1, close - 1))
+				ts = ts && (std::isdigit(static_cast<unsigned char>(c)) || c == '.' || c == ' ');
+			if (ts)
+				l.remove_prefix(close + 1 < l.size() && l[close + 1] == ' ' ? close + 2 : close + 1);
+		}
+	}
+	return l;
+}
+
+} // namespace
+
+KernelLogEvents parse_kernel_log(std::string_view text)
+{
+	KernelLogEvents ev;
+	std::vector<std::string_view> fault_lines;
+	std::size_t pos = 0;
+	while (pos < text.size()) {
+		auto nl = text.find('\n', pos);
+		if (nl == std::string_view::npos)
+			nl = text.size();
+		std::string_view l = text.substr(pos, nl - pos);
+		pos = nl + 1;
+		if (l.starts_with(" ")) // kmsg continuation (" SUBSYSTEM=pci")
+			continue;
+		++ev.lines;
+		l = strip_prefix(l);
+		amdgpu_fault::VmFault scratch;
+		if (amdgpu_fault::parse_page_fault_line(l, &scratch) || amdgpu_fault::find_status(l) ||
+		    amdgpu_fault::parse_fault_address(l) ||
+		    (has(l, "amdgpu") && amdgpu_fault::parse_process_line(l, &scratch)) ||
+		    has(l, "Faulty UTCL2 client ID")) {
+			fault_lines.push_back(l);
+			continue;
+		}
+		if (!has(l, "amdgpu") && !has(l, "[drm"))
+			continue;
+		if (has(l, "ring ") && has(l, " timeout") && !has(l, "uses VM inv")) {
+			++ev.ring_timeouts;
+			ev.last_ring_timeout = std::string(l);
+		} else if (has(l, "GPU reset begin") || has(l, "GPU reset(") || has(l, "GPU recovery")) {
+			++ev.gpu_resets;
+			ev.last_gpu_reset = std::string(l);
+		} else if (has(l, "MES failed to respon")) {
+			++ev.mes_failures;
+			ev.last_mes_failure = std::string(l);
+		} else if ((has(l, "Direct firmware load for amdgpu/") && has(l, "failed")) ||
+			   has(l, "Fatal error during GPU init")) {
+			++ev.firmware_failures;
+			ev.last_firmware_failure = std::string(l);
+		}
+	}
+	auto faults = amdgpu_fault::parse_vm_faults(fault_lines);
+	ev.vm_faults = faults.size();
+	const std::size_t keep = std::min(faults.size(), KernelLogEvents::kKeptFaults);
+	ev.last_faults.assign(std::make_move_iterator(faults.end() - std::ptrdiff_t(keep)),
+			      std::make_move_iterator(faults.end()));
+	return ev;
+}
+
+} // namespace rdnafix::core

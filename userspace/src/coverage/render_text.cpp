@@ -1,0 +1,213 @@
+// `rdnactl coverage`: the report as text.
+#include "coverage/render.hpp"
+
+#include "coverage/libdirs.hpp"
+
+#include <fmt/format.h>
+
+namespace rdnafix::coverage {
+
+std::string_view to_string(InstallKind k)
+{
+	switch (k) {
+	case InstallKind::pytorch:
+		return "pytorch";
+	case InstallKind::rocm_system:
+		return "rocm_system";
+	case InstallKind::rocm_debian:
+		return "rocm_distribution";
+	case InstallKind::rocm_bundled:
+		return "rocm_bundled";
+	case InstallKind::consumer:
+		return "consumer";
+	case InstallKind::path_argument:
+		return "path_argument";
+	}
+	return "path_argument";
+}
+
+std::string_view to_string(FoundBy b)
+{
+	switch (b) {
+	case FoundBy::python_option:
+		return "python_option";
+	case FoundBy::virtual_env:
+		return "virtual_env";
+	case FoundBy::conda_prefix:
+		return "conda_prefix";
+	case FoundBy::path_python:
+		return "path_python";
+	case FoundBy::rocm_path:
+		return "rocm_path";
+	case FoundBy::opt_rocm:
+		return "opt_rocm";
+	case FoundBy::multiarch:
+		return "system_directory";
+	case FoundBy::argument:
+		return "argument";
+	}
+	return "argument";
+}
+
+std::string_view to_string(LibraryKind k)
+{
+	switch (k) {
+	case LibraryKind::fatbin:
+		return "fatbin";
+	case LibraryKind::tensile_files:
+		return "tensile_files";
+	case LibraryKind::miopen_db:
+		return "miopen_db";
+	}
+	return "fatbin";
+}
+
+std::string_view to_string(FileKind k)
+{
+	switch (k) {
+	case FileKind::elf_with_fatbin:
+		return "elf_with_fatbin";
+	case FileKind::elf_without:
+		return "elf_without_device_code";
+	case FileKind::bundle:
+		return "bundle";
+	case FileKind::code_object:
+		return "code_object";
+	case FileKind::not_device_code:
+		return "not_device_code";
+	case FileKind::unreadable:
+		return "unreadable";
+	}
+	return "unreadable";
+}
+
+std::string verdict_phrase(const DeviceVerdict &v)
+{
+	switch (v.verdict) {
+	case Verdict::native:
+		return "native";
+	case Verdict::generic:
+		return fmt::format("generic ({})", v.via);
+	case Verdict::override_only:
+		return fmt::format("only with HSA_OVERRIDE_GFX_VERSION={} ({})", v.override_value,
+				   v.override_safety ? rules::to_string(*v.override_safety) : "unknown");
+	case Verdict::missing:
+		return "missing";
+	case Verdict::no_code:
+		return "no device code";
+	}
+	return "missing";
+}
+
+namespace {
+
+std::string gpu_label(const std::string &gfx, const std::string &device)
+{
+	return device.empty() ? gfx + " (--gfx)" : gfx + " @ " + device;
+}
+
+std::string targets_text(const Library &l)
+{
+	if (l.targets.empty()) {
+		if (l.kind != LibraryKind::fatbin)
+			return l.problems.empty() ? "no per-target files" : "unreadable";
+		return l.file && l.file->kind == FileKind::unreadable ? "unreadable" : "no device code";
+	}
+	std::string s;
+	for (const auto &t : l.targets)
+		s += (s.empty() ? "" : " ") + spelled(t);
+	return s;
+}
+
+} // namespace
+
+std::vector<std::string> summary_lines(const Report &r)
+{
+	std::vector<std::string> out;
+	for (const auto &s : r.summary) {
+		const Install &in = r.installs[s.install];
+		std::string line = fmt::format("{}  {}: {}", gpu_label(s.verdict.gfx, s.verdict.device), in.label,
+					       verdict_phrase(s.verdict));
+		if (s.verdict.verdict != Verdict::native)
+			line += fmt::format(" — {}: {}", s.library, s.verdict.reason);
+		out.push_back(std::move(line));
+	}
+	return out;
+}
+
+std::string render_text(const Report &r, const std::string &root)
+{
+	std::string o;
+	auto line = [&](const std::string &l) { o += l + "\n"; };
+	line(fmt::format("rdnactl coverage — root {}", root));
+	line("");
+	line("GPUs");
+	if (r.gpus.empty())
+		line("  none (no AMD GPU with a known gfx target; name one with --gfx)");
+	for (const auto &g : r.gpus)
+		line(fmt::format("  {:<28} XNACK {}{}", gpu_label(g.gfx, g.device), g.xnack_on ? "on" : "off",
+				 g.note.empty() ? "" : " (" + g.note + ")"));
+	for (std::size_t i = 0; i < r.installs.size(); ++i) {
+		const Install &in = r.installs[i];
+		line("");
+		line(in.label + (in.runtime_version.empty() || in.runtime_version == in.version
+					 ? ""
+					 : fmt::format(" (HIP {})", in.runtime_version)));
+		line(fmt::format("  {:<24} /{}  (via {})", "where", in.path, in.via));
+		for (const auto &l : in.libraries) {
+			line(fmt::format("  {:<24} {}{}", l.name, targets_text(l),
+					 l.kind == LibraryKind::miopen_db ? "  (tuning data: not counted)" : ""));
+			if (l.path.rfind(in.path, 0) != 0)
+				line(fmt::format("  {:<24} /{}", "", l.path));
+			for (const auto &p : l.problems)
+				line(fmt::format("  {:<24} problem: {}", "", p));
+		}
+		for (const auto &s : r.summary) {
+			if (s.install != i)
+				continue;
+			line(fmt::format("  => {}: {}", gpu_label(s.verdict.gfx, s.verdict.device),
+					 verdict_phrase(s.verdict)));
+			for (const auto &j : r.judgements) {
+				if (j.install != i)
+					continue;
+				for (const auto &d : j.devices)
+					if (d.device == s.verdict.device && d.gfx == s.verdict.gfx &&
+					    d.verdict != Verdict::native && d.verdict != Verdict::no_code &&
+					    in.libraries[j.library].kind != LibraryKind::miopen_db)
+						line(fmt::format("       {}: {}", in.libraries[j.library].name,
+								 d.reason));
+			}
+			if (s.verdict.verdict == Verdict::override_only && s.verdict.override_safety)
+				line(fmt::format("       {}: {}", rules::to_string(*s.verdict.override_safety),
+						 s.verdict.override_reason));
+		}
+	}
+	if (r.installs.empty()) {
+		line("");
+		line("No installation with GPU code found (PyTorch, ROCm, llama.cpp/ollama); looked in:");
+		for (const auto &s : r.searched)
+			line("  /" + s);
+	}
+	if (!r.notes.empty()) {
+		line("");
+		line("Notes");
+		for (const auto &n : r.notes)
+			line("  " + n);
+	}
+	line("");
+	int bad = 0;
+	for (const auto &s : r.summary)
+		bad += s.verdict.verdict != Verdict::native && s.verdict.verdict != Verdict::generic;
+	if (r.gpus.empty())
+		line("Verdict: no GPU to judge");
+	else if (r.summary.empty())
+		line("Verdict: nothing with GPU code to judge");
+	else if (bad == 0)
+		line("Verdict: every GPU has native or generic code in every installation");
+	else
+		line(fmt::format("Verdict: {} GPU x installation pair{} without native or generic code", bad,
+				 bad == 1 ? "" : "s"));
+	return o;
+}
+
+} // namespace rdnafix::coverage

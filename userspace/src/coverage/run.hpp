@@ -1,0 +1,20 @@
+#pragma once
+// `rdnactl coverage` as a function: options in, exit code out (0 every GPU
+// has native or generic code in every installation that carries code, 1 some
+// GPU runs only with an override or not at all, 2 could not run).  The
+// command line that fills the options lives in app/cmd_coverage.cpp.
+#include "coverage/scan.hpp"
+
+#include "machine/collect.hpp"
+
+namespace rdnafix::coverage {
+
+struct CoverageOptions {
+	machine::CollectOptions machine;
+	ScanOptions scan;
+	bool json = false;
+	bool stats = false; // scan time and bytes read on stderr
+};
+int run_coverage(const CoverageOptions &opts);
+
+} // namespace rdnafix::coverage

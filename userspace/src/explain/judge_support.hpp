@@ -1,0 +1,56 @@
+#pragma once
+// What the judge needs to know about THIS machine, computed once from the
+// snapshot (and the coverage report): the AMD GPUs with their targets,
+// override verdicts and effective noretry.  Pure; shared by judge.cpp and
+// judge_kernel.cpp.
+#include "explain/model.hpp"
+
+#include "machine/snapshot.hpp"
+
+#include "core/rules.hpp"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace rdnafix::explain::detail {
+
+struct OverrideHere {
+	std::string name, value;
+	std::optional<rules::OverrideAssessment> verdict; // nullopt: invalid value or native unknown
+	std::string error;                                // invalid value
+};
+
+struct Gpu {
+	const machine::Device *dev = nullptr;
+	std::string bdf, gfx; // gfx "" unknown
+	std::string label;    // "0000:03:00.0 (gfx1031, RDNA2)"
+	std::optional<core::GfxTarget> target;
+	std::vector<OverrideHere> overrides; // the override variables that apply to this GPU
+	std::optional<int> noretry;
+	std::string noretry_rule;
+};
+
+struct Machine {
+	const machine::Snapshot *snap = nullptr;
+	const coverage::Report *coverage = nullptr;
+	std::vector<Gpu> gpus; // AMD GPUs only
+};
+
+Machine machine_facts(const machine::Snapshot &s, const coverage::Report *coverage);
+// "gfx1031" -> {10,3,1}; "gfx90a" -> {9,0,10}; nullopt when not a gfx name.
+std::optional<core::GfxTarget> parse_gfx(std::string_view name);
+// The GPU with this PCI address / KFD node, nullptr when none.
+const Gpu *gpu_by_bdf(const Machine &m, std::string_view bdf);
+const Gpu *gpu_by_node(const Machine &m, unsigned node);
+// Lines about the override verdicts of `g` (unsafe ones with an UnsetEnv remedy).
+void judge_overrides(const Gpu &g, Explanation *e, bool unsafe_only);
+// "coverage: <library> (<install>): <verdict> ..." lines for GPU target `gfx`
+// (or a note that no scan was run).
+void coverage_lines(const Machine &m, const std::string &gfx, Explanation *e);
+
+// Per-signature judges of kernel-side matches (judge_kernel.cpp).
+void judge_vm_fault(const Machine &m, Explanation *e);
+void judge_kernel_event(const Machine &m, Explanation *e);
+
+} // namespace rdnafix::explain::detail

@@ -1,0 +1,136 @@
+#pragma once
+// `rdnactl explain`: the model.  A log (text) is read into lines
+// (read_log.cpp), matched against ONE catalogue of signatures
+// (signatures.cpp, stable ids RDNA-LOG-NNN), each match judged against the
+// machine::Snapshot and an optional coverage::Report (judge.cpp, pure), and
+// rendered (render_text.cpp, render_json.cpp).  Enums become words only in
+// the renderers and in signatures.cpp (the catalogue's own texts).
+#include "core/amdgpu_fault.hpp"
+
+#include "status/remedy.hpp"
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace rdnafix::coverage {
+struct Report;
+}
+namespace rdnafix::machine {
+struct Snapshot;
+}
+
+namespace rdnafix::explain {
+
+// The signatures, one per known failure (order = id order).
+enum class Sig {
+	invalid_device_function, // RDNA-LOG-001
+	no_binary_for_gpu,       // RDNA-LOG-002
+	invalid_argument,        // RDNA-LOG-003
+	aperture_violation,      // RDNA-LOG-004
+	hsa_memory_fault,        // RDNA-LOG-005
+	kfd_memory_access_fault, // RDNA-LOG-006
+	vm_fault,                // RDNA-LOG-007
+	ring_timeout,            // RDNA-LOG-008
+	gpu_reset,               // RDNA-LOG-009
+	mes_failure,             // RDNA-LOG-010
+	firmware_load,           // RDNA-LOG-011
+	hw_exception_gpu_hang,   // RDNA-LOG-012
+	amdgpu_ids_missing,      // RDNA-LOG-013 (harmless)
+	out_of_memory,           // RDNA-LOG-014
+	no_gpu_visible,          // RDNA-LOG-015
+};
+
+enum class Severity { harmless, error };
+
+// A catalogue entry: the words are the catalogue's, not per match.
+struct SignatureInfo {
+	Sig sig;
+	std::string_view id; // "RDNA-LOG-001"
+	Severity severity;
+	std::string_view title;     // short name
+	std::string_view signature; // what is matched, as the user sees it in a log
+	std::string_view meaning;   // what it means
+	std::string_view cause;     // the usual cause, anywhere
+	std::string_view fix;       // the usual fix, anywhere
+	std::string_view source;    // upstream code or issue that prints / explains it
+};
+const std::vector<SignatureInfo> &catalogue();
+const SignatureInfo &info(Sig s);
+const SignatureInfo *find_id(std::string_view id); // nullptr when not an RDNA-LOG id of the catalogue
+
+// ---- the log ---------------------------------------------------------------
+
+enum class LineFormat { plain, dmesg, journal, kmsg, python };
+
+struct LogLine {
+	std::size_t number = 0; // 1-based line number in the input
+	std::string text;       // without timestamp / journal / kmsg prefix, control bytes replaced
+	LineFormat format = LineFormat::plain;
+};
+
+struct Log {
+	std::vector<LogLine> lines;
+	std::size_t bytes = 0;
+	std::vector<std::string> problems; // "line 12: 104857600 bytes, cut at 65536", "binary data: 3 NUL bytes"
+	bool binary = false;               // mostly not text
+};
+
+// ---- matches ---------------------------------------------------------------
+
+// hipErrorNoBinaryForGpu's lists (HIP's hip_code_object.cpp prints them).
+struct NoBinaryDecode {
+	std::vector<std::string> devices;   // "gfx1031" (with features: "gfx90a:sramecc+:xnack-")
+	std::vector<std::string> bundled;   // "gfx1030", "gfx900:xnack-" (the bundle's targets)
+	std::vector<std::string> missing;   // devices without a matching code object
+	std::vector<std::string> libraries; // the library whose bundle was read, when printed
+};
+
+struct Match {
+	Sig sig;
+	std::size_t first_line = 0, last_line = 0; // input line numbers of the block
+	std::vector<std::string> excerpt;          // the lines (at most 12)
+	std::size_t count = 1;                     // identical repeats folded into this one
+	// facts decoded from the lines (as present)
+	std::string device; // PCI address "0000:0b:00.0", or "node-1"
+	std::optional<unsigned> node;
+	std::optional<std::uint64_t> address;
+	std::string detail; // ring name ("gfx_0.0.0"), firmware file, MES message, reason text
+	std::optional<core::amdgpu_fault::VmFault> fault;
+	std::optional<NoBinaryDecode> nobinary;
+};
+
+// ---- judgement -------------------------------------------------------------
+
+struct Explanation {
+	Match match;
+	std::vector<std::string> decoded; // decoded facts, one line each
+	std::vector<std::string> here;    // the likely cause ON THIS MACHINE, one line each (evidence)
+	std::vector<std::string> fix;     // the exact fix, one step per line
+	std::vector<status::Remedy> remedies;
+};
+
+struct Report {
+	std::string input; // "stdin", the file path
+	std::size_t lines = 0, bytes = 0;
+	std::vector<std::string> problems; // from the reader
+	std::vector<std::string> context;  // machine context used ("environment of pid 1234", "coverage not run: ...")
+	std::vector<Explanation> explanations;
+	std::size_t errors() const; // explanations that are not harmless
+	std::size_t harmless() const;
+};
+
+// Pure steps.
+Log read_log(std::string_view text);
+std::vector<Match> match_log(const Log &log);
+Report judge(const std::vector<Match> &matches, const machine::Snapshot &snap, const coverage::Report *coverage);
+
+// Renderers.
+std::string render_text(const Report &r);
+std::string render_json(const Report &r);
+std::string render_entry_text(const SignatureInfo &s);
+std::string render_entry_json(const SignatureInfo &s);
+
+} // namespace rdnafix::explain

@@ -1,0 +1,157 @@
+// The log reader: text in, lines out, without the prefixes that dmesg,
+// journalctl and /dev/kmsg put in front of the kernel's message.  Never
+// fails: binary junk is replaced and reported, very long lines are cut.
+#include "explain/model.hpp"
+
+#include <cctype>
+
+#include <fmt/format.h>
+
+namespace rdnafix::explain {
+
+namespace {
+
+constexpr std::size_t kMaxLine = 64 * 1024; // longer lines are cut (and reported)
+constexpr std::size_t kMaxLines = 1000000;  // a log longer than this is read up to here
+
+bool is_digit(char c)
+{
+	return c >= '0' && c <= '9';
+}
+
+// "[  283.724128] " (dmesg) or "[Mon Nov 24 10:00:00 2025] " (dmesg -T): the length, 0 when none.
+std::size_t dmesg_prefix(std::string_view s)
+{
+	if (s.empty() || s[0] != '[')
+		return 0;
+	const auto close = s.find(']');
+	if (close == std::string_view::npos || close > 40)
+		return 0;
+	const std::string_view in = s.substr(1, close - 1);
+	bool dotted = false, digits = false, ctime = in.size() >= 20 && in.find(':') != std::string_view::npos;
+	for (char c : in) {
+		if (is_digit(c))
+			digits = true;
+		else if (c == '.')
+			dotted = true;
+		else if (c != ' ' && !ctime)
+			return 0;
+	}
+	if (!(digits && (dotted || ctime)))
+		return 0;
+	std::size_t n = close + 1;
+	if (n < s.size() && s[n] == ' ')
+		++n;
+	return n;
+}
+
+// "<prio>,<seq>,<usec>,<flags>;" (/dev/kmsg, `dmesg -r` style records).
+std::size_t kmsg_prefix(std::string_view s)
+{
+	const auto semi = s.find(';');
+	if (semi == std::string_view::npos || semi > 64)
+		return 0;
+	int commas = 0;
+	for (std::size_t i = 0; i < semi; ++i) {
+		if (s[i] == ',')
+			++commas;
+		else if (!is_digit(s[i]) && !(commas >= 3 && (s[i] == '-' || s[i] == 'c' || s[i] == '+')))
+			return 0;
+	}
+	return commas >= 3 ? semi + 1 : 0;
+}
+
+// journalctl: "Jan 09 18:55:45 host kernel: " or "2024-08-18T01:19:27.141093+00:00 host kernel: ".
+std::size_t journal_prefix(std::string_view s)
+{
+	const auto k = s.find(" kernel: ");
+	if (k == std::string_view::npos || k > 96)
+		return 0;
+	// the part before must be a timestamp and a host name: starts with a month name or a date
+	const bool month = s.size() > 15 && std::isupper(static_cast<unsigned char>(s[0])) && s[3] == ' ' &&
+			   s[6] == ' ' && s[9] == ':' && s[12] == ':';
+	const bool iso = s.size() > 19 && is_digit(s[0]) && s[4] == '-' && s[7] == '-' && s[10] == 'T';
+	if (!month && !iso)
+		return 0;
+	return k + 9;
+}
+
+bool python_line(std::string_view s)
+{
+	return s.starts_with("Traceback (most recent call last)") || s.starts_with("  File \"") ||
+	       s.find("Error: ") != std::string_view::npos;
+}
+
+} // namespace
+
+Log read_log(std::string_view text)
+{
+	Log log;
+	log.bytes = text.size();
+	std::size_t nul = 0, controls = 0;
+	const std::size_t probe = std::min<std::size_t>(text.size(), 64 * 1024);
+	for (std::size_t i = 0; i < probe; ++i) {
+		const unsigned char c = static_cast<unsigned char>(text[i]);
+		if (c == 0)
+			++nul;
+		else if (c < 0x20 && c != '\n' && c != '\r' && c != '\t')
+			++controls;
+	}
+	if (probe > 0 && (nul + controls) * 10 > probe) {
+		log.binary = true;
+		log.problems.push_back(fmt::format("the input looks binary ({} NUL and {} other control bytes in the "
+						   "first {} bytes); text lines in it were still read",
+						   nul, controls, probe));
+	}
+	std::size_t pos = 0, number = 0, cut = 0;
+	while (pos < text.size() && log.lines.size() < kMaxLines) {
+		auto nl = text.find('\n', pos);
+		if (nl == std::string_view::npos)
+			nl = text.size();
+		std::string_view raw = text.substr(pos, nl - pos);
+		pos = nl + 1;
+		++number;
+		if (!raw.empty() && raw.back() == '\r')
+			raw.remove_suffix(1);
+		if (raw.size() > kMaxLine) {
+			if (cut++ < 3)
+				log.problems.push_back(fmt::format("line {}: {} bytes, only the first {} were read",
+								   number, raw.size(), kMaxLine));
+			raw = raw.substr(0, kMaxLine);
+		}
+		LogLine l;
+		l.number = number;
+		if (const auto k = kmsg_prefix(raw)) {
+			l.format = LineFormat::kmsg;
+			raw.remove_prefix(k);
+		} else if (const auto j = journal_prefix(raw)) {
+			l.format = LineFormat::journal;
+			raw.remove_prefix(j);
+		}
+		if (const auto d = dmesg_prefix(raw)) {
+			if (l.format == LineFormat::plain)
+				l.format = LineFormat::dmesg;
+			raw.remove_prefix(d);
+		}
+		if (l.format == LineFormat::plain && python_line(raw))
+			l.format = LineFormat::python;
+		l.text.reserve(raw.size());
+		for (char c : raw) {
+			const unsigned char u = static_cast<unsigned char>(c);
+			l.text.push_back(u == 0 || (u < 0x20 && c != '\t') || u == 0x7f ? '?' : c);
+		}
+		if (l.text.find_first_not_of(" \t") == std::string::npos)
+			continue;
+		log.lines.push_back(std::move(l));
+	}
+	if (cut > 3)
+		log.problems.push_back(
+			fmt::format("{} more lines were longer than {} bytes and were cut", cut - 3, kMaxLine));
+	if (pos < text.size())
+		log.problems.push_back(fmt::format("only the first {} lines were read", kMaxLines));
+	if (text.empty())
+		log.problems.push_back("the input is empty");
+	return log;
+}
+
+} // namespace rdnafix::explain

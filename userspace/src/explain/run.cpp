@@ -1,0 +1,163 @@
+// run_explain: read the log, collect the machine (with the environment of
+// --pid when given), match, judge, print.  The only file of explain/ that
+// does I/O (through io/ and machine/).
+#include "explain/run.hpp"
+
+#include "explain/judge_support.hpp"
+#include "explain/model.hpp"
+
+#include "coverage/scan.hpp"
+
+#include "io/read_stream.hpp"
+#include "io/rootfs.hpp"
+
+#include "machine/interpret.hpp"
+
+#include "core/parse.hpp"
+
+#include <cstdio>
+#include <regex>
+
+#include <fmt/format.h>
+
+namespace rdnafix::explain {
+
+namespace {
+
+constexpr std::size_t kMaxInput = 256u * 1024 * 1024; // a log longer than this is read up to here
+
+void print(const std::string &s, bool to_err = false)
+{
+	std::fwrite(s.data(), 1, s.size(), to_err ? stderr : stdout);
+}
+
+int usage_error(const std::string &msg)
+{
+	print("rdnactl explain: " + msg + "\n", true);
+	return 2;
+}
+
+// The environment of another process, read from /proc/PID/environ.
+std::optional<machine::Environment> pid_environment(long long pid, std::string *why)
+{
+	if (pid <= 0 || pid > 4194304) {
+		*why = fmt::format("--pid {}: not a process id (1..4194304)", pid);
+		return std::nullopt;
+	}
+	io::RootFs host("/");
+	const std::string rel = fmt::format("proc/{}/environ", pid);
+	auto bytes = host.read_bytes(rel, 4u * 1024 * 1024);
+	if (!bytes) {
+		const std::string reason = bytes.error().reason();
+		*why = fmt::format("cannot read /proc/{}/environ: {}", pid, reason);
+		if (reason.find("ermission") != std::string::npos)
+			*why += " (the process belongs to another user: run rdnactl as that user or as root)";
+		else if (reason.find("o such file") != std::string::npos)
+			*why += " (no such process: it has exited)";
+		return std::nullopt;
+	}
+	if (bytes->empty()) {
+		*why = fmt::format("/proc/{}/environ is empty (a kernel thread or a zombie process)", pid);
+		return std::nullopt;
+	}
+	return machine::build_environment(core::parse_environ(*bytes), fmt::format("pid {}", pid));
+}
+
+int print_catalogue(bool json)
+{
+	if (json) {
+		std::string out = "[\n";
+		bool first = true;
+		for (const auto &s : catalogue()) {
+			out += (first ? "" : ",\n") + render_entry_json(s);
+			first = false;
+		}
+		print(out + "]\n");
+		return 0;
+	}
+	for (const auto &s : catalogue())
+		print(render_entry_text(s) + "\n");
+	return 0;
+}
+
+} // namespace
+
+int run_explain(const ExplainOptions &opts)
+{
+	if (opts.list)
+		return print_catalogue(opts.json);
+	static const std::regex id_re("RDNA-LOG-[0-9]{3}");
+	if (std::regex_match(opts.input, id_re)) {
+		const auto *s = find_id(opts.input);
+		if (!s)
+			return usage_error(
+				fmt::format("{} is not in the catalogue (RDNA-LOG-001 .. {}; rdnactl explain --list)",
+					    opts.input, catalogue().back().id));
+		print(opts.json ? render_entry_json(*s) : render_entry_text(*s));
+		return 0;
+	}
+	std::string source = opts.input;
+	io::StreamText in;
+	if (source.empty() && (!io::stdin_is_terminal() || !opts.pid))
+		source = "-";
+	if (source == "-" && io::stdin_is_terminal() && opts.input.empty())
+		return usage_error(
+			"no log given: name a FILE, pipe one in (dmesg | rdnactl explain -), or give --pid PID");
+	if (!source.empty()) {
+		in = io::read_stream(source, kMaxInput);
+		if (!in.error.empty())
+			return usage_error(in.error);
+	}
+
+	machine::Snapshot snap = machine::collect(opts.machine);
+	if (snap.nothing_readable)
+		return usage_error(snap.nothing_readable_reason);
+	Report r;
+	if (opts.pid) {
+		std::string why;
+		if (auto env = pid_environment(*opts.pid, &why)) {
+			snap.environment = std::move(*env);
+			r.context.push_back(fmt::format("environment: the one process {} runs with (/proc/{}/environ)",
+							*opts.pid, *opts.pid));
+		} else {
+			r.context.push_back(fmt::format("environment: rdnactl's own — {}", why));
+		}
+	}
+	// The code-object scan (the same as status's), with the environment judged
+	// (--pid's when given: its VIRTUAL_ENV, CONDA_PREFIX, PATH, ROCM_PATH).
+	std::optional<coverage::Report> scanned;
+	if (opts.coverage) {
+		io::RootFs fs(opts.machine.root);
+		scanned = coverage::scan(fs, snap, {});
+		r.context.push_back(fmt::format("code objects: {} installation(s) scanned", scanned->installs.size()));
+	} else {
+		r.context.push_back("code objects: not scanned (--no-coverage)");
+	}
+	const coverage::Report *cov = scanned ? &*scanned : nullptr;
+	const auto facts = detail::machine_facts(snap, cov);
+	for (const auto &g : facts.gpus)
+		for (const auto &o : g.overrides)
+			r.context.push_back(
+				fmt::format("{}: {}={}{}", g.label, o.name, o.value,
+					    o.verdict ? " (" + std::string(rules::to_string(o.verdict->verdict)) + ")"
+					    : o.error.empty() ? ""
+							      : " (invalid: " + o.error + ")"));
+	if (facts.gpus.empty())
+		r.context.push_back("this machine shows no AMD GPU: the log is judged on its own");
+
+	const Log log = read_log(in.text);
+	Report judged = judge(match_log(log), snap, cov);
+	judged.input = source.empty() ? "(no log)" : source == "-" ? "standard input" : source;
+	judged.lines = log.lines.size();
+	judged.bytes = log.bytes;
+	judged.problems = log.problems;
+	if (in.truncated)
+		judged.problems.push_back(
+			fmt::format("the input is larger than {} MiB: only the first {} MiB were read", kMaxInput >> 20,
+				    kMaxInput >> 20));
+	judged.context = std::move(r.context);
+	print(opts.json ? render_json(judged) : render_text(judged));
+	return judged.errors() > 0 ? 1 : 0;
+}
+
+} // namespace rdnafix::explain
