@@ -279,3 +279,30 @@ TEST_CASE("rel_of: lexical, clamped at the root")
 	CHECK(detail::rel_of("/") == "");
 	CHECK(detail::rel_of("a//b") == "a/b");
 }
+
+TEST_CASE("a pyenv shim on PATH leads to the selected version's prefix")
+{
+	Tree t;
+	t.write("home/u/.pyenv/shims/python3", "#!/usr/bin/env bash\nexec pyenv exec \"$@\"\n");
+	t.write("home/u/.pyenv/version", "3.11.7\n");
+	t.write("home/u/.pyenv/versions/3.11.7/bin/python3.11");
+	t.link("home/u/.pyenv/versions/3.11.7/bin/python3", "python3.11");
+	torch_at(t, "home/u/.pyenv/versions/3.11.7/lib/python3.11/site-packages", "2.6.0+rocm6.2.4",
+		 "'6.2.41134-65d174c3e'");
+	rdnafix::io::RootFs rfs(t.root.string());
+	rdnafix::machine::Environment env;
+	env.locate["PATH"] = "/home/u/.pyenv/shims:/usr/bin";
+	Found f;
+	detail::find_python(rfs, env, {}, f);
+	const Install *torch = by_label(f, "PyTorch 2.6.0+rocm6.2.4");
+	REQUIRE(torch);
+	CHECK(torch->via == "python3 on PATH (/home/u/.pyenv/shims/python3) -> pyenv 3.11.7");
+	// "system" selects no pyenv version: said, not guessed.
+	t.write("home/u/.pyenv/version", "system\n");
+	rdnafix::io::RootFs rfs2(t.root.string());
+	Found g;
+	detail::find_python(rfs2, env, {}, g);
+	CHECK(g.installs.empty());
+	REQUIRE(!g.notes.empty());
+	CHECK(g.notes[0].find("a pyenv shim without a selected version") != std::string::npos);
+}

@@ -117,6 +117,24 @@ bool resolve(io::RootFs &fs, const std::string &given, Interp &in, Found &f)
 		return false;
 	}
 	in.interpreter = "/" + (st->type == io::FileType::directory ? join(bin, "python3") : rel);
+	// A pyenv shim (a script): the interpreter is the selected version's, named
+	// by <pyenv root>/version ("3.11.9"; "system" means the system one).
+	if (basename_of(bin) == "shims" && basename_of(prefix) == ".pyenv") {
+		auto v = fs.read_value(join(prefix, "version"), {.max_bytes = 4096});
+		std::string name = v ? v->substr(0, v->find_first_of(" \n")) : "";
+		if (name.empty() || name == "system" || name.find('/') != std::string::npos || name == "..") {
+			f.notes.push_back(in.via + ": a pyenv shim without a selected version (" +
+					  join(prefix, "version") + ")");
+			return false;
+		}
+		rel = join(prefix, "versions/" + name + "/bin/python3");
+		prefix = join(prefix, "versions/" + name);
+		in.via += " -> pyenv " + name;
+		if (!fs.exists(rel)) {
+			f.notes.push_back(in.via + ": /" + rel + " does not exist");
+			return false;
+		}
+	}
 	if (fs.exists(join(prefix, "pyvenv.cfg"))) {
 		in.prefix = prefix; // a venv: its bin/python3 links to the base interpreter
 		read_pyvenv(fs, join(prefix, "pyvenv.cfg"), in);
