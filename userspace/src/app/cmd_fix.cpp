@@ -28,7 +28,7 @@ nlohmann::ordered_json instructions_json(const app::FixPlan &plan)
 	for (const auto &in : plan.instructions)
 		a.push_back({{"check", in.check_id},
 			     {"subject", in.subject},
-			     {"kind", status::to_string(in.kind)},
+			     {"kind", core::to_string(in.kind)},
 			     {"instruction", in.text}});
 	return a;
 }

@@ -80,7 +80,7 @@ void judge_overrides(const Gpu &g, Explanation *e, bool unsafe_only)
 		if (!o.error.empty()) {
 			e->here.push_back(fmt::format("{}={} is not a valid override ({}); ROCr ignores it", o.name,
 						      o.value, o.error));
-			e->remedies.push_back(status::UnsetEnv{o.name, "invalid value"});
+			e->remedies.push_back(core::UnsetEnv{o.name, "invalid value"});
 			continue;
 		}
 		if (!o.verdict)
@@ -94,7 +94,7 @@ void judge_overrides(const Gpu &g, Explanation *e, bool unsafe_only)
 			e->fix.push_back(fmt::format("unset {} (it runs code of another ISA on {}: wrong results and "
 						     "faults)",
 						     o.name, g.gfx));
-			e->remedies.push_back(status::UnsetEnv{o.name, "unsafe override: code of another ISA"});
+			e->remedies.push_back(core::UnsetEnv{o.name, "unsafe override: code of another ISA"});
 		}
 	}
 }
@@ -191,8 +191,8 @@ void code_fix(const Gpu &g, const std::vector<std::string> &bundled, Explanation
 			rules::isa_family_of(*g.target) ? rules::isa_family_of(*g.target)->generic_name : ""));
 		if (here) // a typed remedy only for a GPU of this machine
 			e->remedies.push_back(
-				status::SetEnv{"HSA_OVERRIDE_GFX_VERSION", safe->dotted(),
-					       fmt::format("{} runs {} code (same ISA)", g.gfx, safe->name())});
+				core::SetEnv{"HSA_OVERRIDE_GFX_VERSION", safe->dotted(),
+					     fmt::format("{} runs {} code (same ISA)", g.gfx, safe->name())});
 	} else if (safe && bundled_known && !has_safe) {
 		e->here.push_back(
 			fmt::format("the ISA-safe override for {} would be {} ({}), but the library has no {} "
@@ -360,7 +360,7 @@ Report judge(const std::vector<Match> &matches, const machine::Snapshot &snap, c
 		dedupe(&e.here);
 		dedupe(&e.fix);
 		if (e.remedies.empty())
-			e.remedies.push_back(status::NoChange{});
+			e.remedies.push_back(core::NoChange{});
 		r.explanations.push_back(std::move(e));
 	}
 	return r;

@@ -61,7 +61,7 @@ void noretry_here(const Gpu &g, Explanation *e)
 					      "reported and can hang the GPU",
 					      g.label, g.noretry_rule));
 		e->fix.push_back("set amdgpu.noretry=1 on the kernel command line (or `rdnactl config`), then reboot");
-		e->remedies.push_back(status::KernelParam{status::KernelParam::Action::add, "amdgpu.noretry", "1"});
+		e->remedies.push_back(core::KernelParam{core::KernelParam::Action::add, "amdgpu.noretry", "1"});
 	} else {
 		e->here.push_back(fmt::format("{} runs with noretry=1 ({})", g.label, g.noretry_rule));
 	}
@@ -177,7 +177,7 @@ void judge_kernel_event(const Machine &m, Explanation *e)
 		if (!s.driver.kernel_release.empty())
 			e->here.push_back("kernel here: " + s.driver.kernel_release);
 		e->fix.push_back("update linux-firmware and the kernel together");
-		e->remedies.push_back(status::InstallPackage{status::InstallPackage::Kind::package, "linux-firmware"});
+		e->remedies.push_back(core::InstallPackage{core::InstallPackage::Kind::package, "linux-firmware"});
 		break;
 	case Sig::firmware_load:
 		if (!mt.detail.empty())
@@ -189,7 +189,7 @@ void judge_kernel_event(const Machine &m, Explanation *e)
 			"install the newest linux-firmware (Debian: firmware-amd-graphics from the same release as "
 			"the kernel) and rebuild the initramfs");
 		e->remedies.push_back(
-			status::InstallPackage{status::InstallPackage::Kind::package, "firmware-amd-graphics"});
+			core::InstallPackage{core::InstallPackage::Kind::package, "firmware-amd-graphics"});
 		break;
 	case Sig::hw_exception_gpu_hang:
 		if (mt.node) {

@@ -7,7 +7,7 @@
 // the renderers and in signatures.cpp (the catalogue's own texts).
 #include "core/amdgpu_fault.hpp"
 
-#include "status/remedy.hpp"
+#include "core/remedy.hpp"
 
 #include <cstddef>
 #include <optional>
@@ -109,7 +109,7 @@ struct Explanation {
 	std::vector<std::string> decoded; // decoded facts, one line each
 	std::vector<std::string> here;    // the likely cause ON THIS MACHINE, one line each (evidence)
 	std::vector<std::string> fix;     // the exact fix, one step per line
-	std::vector<status::Remedy> remedies;
+	std::vector<core::Remedy> remedies;
 };
 
 struct Report {

@@ -15,28 +15,27 @@ using nlohmann::ordered_json;
 
 namespace {
 
-ordered_json remedy_json(const status::Remedy &r)
+ordered_json remedy_json(const core::Remedy &r)
 {
-	ordered_json j{{"kind", std::string(status::to_string(status::kind_of(r)))}};
+	ordered_json j{{"kind", std::string(core::to_string(core::kind_of(r)))}};
 	std::visit(
 		[&](const auto &x) {
 			using T = std::decay_t<decltype(x)>;
-			if constexpr (std::is_same_v<T, status::SetEnv>) {
+			if constexpr (std::is_same_v<T, core::SetEnv>) {
 				j["name"] = x.name;
 				j["value"] = x.value;
 				j["note"] = x.note;
-			} else if constexpr (std::is_same_v<T, status::UnsetEnv>) {
+			} else if constexpr (std::is_same_v<T, core::UnsetEnv>) {
 				j["name"] = x.name;
 				j["note"] = x.note;
-			} else if constexpr (std::is_same_v<T, status::KernelParam>) {
-				j["action"] = x.action == status::KernelParam::Action::add ? "add" : "remove";
+			} else if constexpr (std::is_same_v<T, core::KernelParam>) {
+				j["action"] = x.action == core::KernelParam::Action::add ? "add" : "remove";
 				j["param"] = x.param;
 				j["value"] = x.value;
-			} else if constexpr (std::is_same_v<T, status::InstallPackage>) {
-				j["package_kind"] =
-					x.kind == status::InstallPackage::Kind::package ? "package" : "wheel";
+			} else if constexpr (std::is_same_v<T, core::InstallPackage>) {
+				j["package_kind"] = x.kind == core::InstallPackage::Kind::package ? "package" : "wheel";
 				j["name"] = x.name;
-			} else if constexpr (std::is_same_v<T, status::JoinGroup>) {
+			} else if constexpr (std::is_same_v<T, core::JoinGroup>) {
 				j["group"] = x.group;
 				j["user"] = x.user;
 			}

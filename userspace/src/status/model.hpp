@@ -5,7 +5,7 @@
 //                         override verdicts (enums from core::rules)
 //   evaluate(snap[, a])   the findings, each with its catalogue id
 // No I/O.
-#include "remedy.hpp"
+#include "core/remedy.hpp"
 
 #include "machine/settings.hpp"
 #include "machine/snapshot.hpp"
@@ -20,6 +20,19 @@
 #include <vector>
 
 namespace rdnafix::status {
+
+// The typed remedies a finding carries (core/remedy.hpp; explain uses them too).
+using core::BiosSetting;
+using core::InstallPackage;
+using core::JoinGroup;
+using core::KernelParam;
+using core::kind_of;
+using core::ModuleOption;
+using core::NoChange;
+using core::Remedy;
+using core::RemedyKind;
+using core::SetEnv;
+using core::UnsetEnv;
 
 // The machine records the checks read.
 using machine::Access;

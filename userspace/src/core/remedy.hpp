@@ -1,5 +1,5 @@
 #pragma once
-// A finding's remedy as data: each change that fixes it, from a small closed
+// A finding's remedy as data (status findings, explain matches): each change that fixes it, from a small closed
 // set.  The text renderer prints the finding's human `fix`; `rdnactl env` (and
 // later `config` and `fix`) act on these values and never read that text.
 #include <optional>
@@ -7,7 +7,7 @@
 #include <string_view>
 #include <variant>
 
-namespace rdnafix::status {
+namespace rdnafix::core {
 
 // Nothing rdnactl can state as a change: nothing is needed, or the fix text
 // asks a person to look (dmesg, udev rules), choose (libraries, which of two
@@ -67,4 +67,4 @@ enum class RemedyKind {
 RemedyKind kind_of(const Remedy &r);
 std::string_view to_string(RemedyKind k); // "none", "set_env", "unset_env", ...
 
-} // namespace rdnafix::status
+} // namespace rdnafix::core

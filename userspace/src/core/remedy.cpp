@@ -1,7 +1,7 @@
 // The spelling of RemedyKind, and the kind of a Remedy.
-#include "remedy.hpp"
+#include "core/remedy.hpp"
 
-namespace rdnafix::status {
+namespace rdnafix::core {
 
 RemedyKind kind_of(const Remedy &r)
 {
@@ -33,4 +33,4 @@ std::string_view to_string(RemedyKind k)
 	return "none";
 }
 
-} // namespace rdnafix::status
+} // namespace rdnafix::core
