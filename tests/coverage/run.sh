@@ -28,13 +28,9 @@ ROOT=${RDNAFIX_ROCM_CHROOT:-/var/cache/rdnafix/rocm-sid}
 JSON_TOOL=${1:?usage: run.sh FATBIN_JSON_BINARY}
 ARCHS="gfx1010 gfx1030 gfx1031 gfx1100 gfx1151 gfx90a:xnack- gfx90a:xnack+ gfx10-3-generic"
 ROCBLAS=usr/lib/x86_64-linux-gnu/librocblas.so.4.4
-fails=0
-pass() { echo "PASS $*"; }
-fail() { echo "FAIL $*"; fails=$((fails + 1)); }
-skip() { echo "SKIP $*"; exit 77; }
-
-[ "${RDNAFIX_ROCM_TESTS:-1}" = 0 ] && skip "RDNAFIX_ROCM_TESTS=0"
-[ "$(id -u)" = 0 ] || skip "needs root for chroot (run as root, e.g. through make test in CI)"
+# shellcheck source=../rocm/lib.sh
+. "$TOP/tests/rocm/lib.sh"
+require_chroot_tests
 "$TOP/tests/rocm/make-chroot.sh" "$ROOT" || { fail "create the sid chroot $ROOT"; exit 1; }
 
 REL=tmp/rdnafix-coverage.$$

@@ -19,13 +19,9 @@ set -uo pipefail
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 ROOT=${RDNAFIX_ROCM_CHROOT:-/var/cache/rdnafix/rocm-sid}
 TARGETS="gfx1010 gfx1030 gfx1031 gfx1100 gfx1151"
-fails=0
-pass() { echo "PASS $*"; }
-fail() { echo "FAIL $*"; fails=$((fails + 1)); }
-skip() { echo "SKIP $*"; exit 77; }
-
-[ "${RDNAFIX_ROCM_TESTS:-1}" = 0 ] && skip "RDNAFIX_ROCM_TESTS=0"
-[ "$(id -u)" = 0 ] || skip "needs root for chroot (run as root, e.g. through make test in CI)"
+# shellcheck source=../rocm/lib.sh
+. "$TOP/tests/rocm/lib.sh"
+require_chroot_tests
 t_start=$(date +%s)
 
 # --- chroot (created once, cached)
