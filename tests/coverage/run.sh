@@ -15,17 +15,22 @@
 #       the bundle offsets must be where grep finds the bundle magic in the
 #       section, and each bundle's entries what clang-offload-bundler --list
 #       prints for that bundle's bytes.
-# The JSON comes from `rdnactl coverage --json` once it exists, else from the
-# test tool fatbin_json (tests/coverage/fatbin_json.cpp), given as $1.
+#   (d) rdnactl coverage itself (given as $2) on the same files: its
+#       verdicts per target (native, generic, only with an override,
+#       missing) and the entry ids its JSON lists.
+# The reader's JSON comes from the test tool fatbin_json
+# (tests/coverage/fatbin_json.cpp), given as $1: it prints what read_fatbin
+# holds (xnack/sramecc, generic version) in full.
 #
-# Usage: tests/coverage/run.sh FATBIN_JSON_BINARY
+# Usage: tests/coverage/run.sh FATBIN_JSON_BINARY [RDNACTL]
 #   env RDNAFIX_ROCM_TESTS=0 skips; RDNAFIX_ROCM_CHROOT overrides the chroot.
 # Exit: 0 all PASS, 1 a FAIL, 77 skipped (not root).
 set -uo pipefail
 
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 ROOT=${RDNAFIX_ROCM_CHROOT:-/var/cache/rdnafix/rocm-sid}
-JSON_TOOL=${1:?usage: run.sh FATBIN_JSON_BINARY}
+JSON_TOOL=${1:?usage: run.sh FATBIN_JSON_BINARY [RDNACTL]}
+RDNACTL=${2:-}
 ARCHS="gfx1010 gfx1030 gfx1031 gfx1100 gfx1151 gfx90a:xnack- gfx90a:xnack+ gfx10-3-generic"
 ROCBLAS=usr/lib/x86_64-linux-gnu/librocblas.so.4.4
 # shellcheck source=../rocm/lib.sh
@@ -169,5 +174,43 @@ else
 	fail "rocBLAS: $ROOT/$ROCBLAS missing (librocblas4 in make-chroot.sh)"
 fi
 t3=$(date +%s)
+
+# --- (d) the verb users run, on the same files
+# "gfx=verdict:via ..." per library, and the sorted entry ids of the first
+# library's first bundle, from rdnactl coverage --json.
+GFX="--gfx gfx1031 --gfx gfx1032 --gfx gfx90a --gfx gfx90a:xnack+ --gfx gfx1101 --gfx gfx1012 --gfx gfx1200"
+cov_json() { "$RDNACTL" coverage --root "$ROOT" --env "$TOP/tests/fixtures/no-amd-gpu/env" --json $GFX "$1"; }
+cov_verdicts() { cov_json "$1" | python3 -c '
+import json, sys
+for l in (l for i in json.load(sys.stdin)["installs"] for l in i["libraries"]):
+    print(" ".join("%s=%s:%s" % (v["gfx_target"], v["verdict"], v.get("via") or "") for v in l["verdicts"]))'; }
+if [ -n "$RDNACTL" ]; then
+	# All 8 targets compiled: gfx1032 runs the generic object, an xnack-on
+	# gfx90a the xnack+ one, gfx1101 only gfx1100 code (override), gfx1012
+	# only gfx1010 code (override), no gfx12 code at all.
+	want="gfx1031=native:gfx1031 gfx1032=generic:gfx10-3-generic gfx90a=native:gfx90a:xnack- gfx90a=native:gfx90a:xnack+ gfx1101=override_only:gfx1100 gfx1012=override_only:gfx1010 gfx1200=missing:"
+	for v in plain ccob2 ccob3; do
+		f=libfat_$v.so
+		[ -f "$W/$f" ] || continue
+		got=$(cov_verdicts "/$REL/$f")
+		[ "$got" = "$want" ] && pass "rdnactl coverage $f: $got" || fail "rdnactl coverage $f: got '$got', want '$want'"
+		cov_json "/$REL/$f" | python3 -c '
+import json, sys
+f = json.load(sys.stdin)["installs"][0]["libraries"][0]["file"]
+print("\n".join(sorted(e["id"] for e in f["bundles"][0]["entries"])))' >"$W/$f.rdnactl"
+		diff -q "$W/$f.bundler" "$W/$f.rdnactl" >/dev/null &&
+			pass "rdnactl coverage --json $f: the entries clang-offload-bundler --list lists" ||
+			fail "rdnactl coverage --json $f: entries differ from clang-offload-bundler --list"
+	done
+	# rocBLAS: gfx803 gfx900 gfx906 gfx908 gfx90a gfx1010 gfx1030 gfx1100
+	# gfx1101 gfx1102 (Debian's target list), no generic objects.
+	want="gfx1031=override_only:gfx1030 gfx1032=override_only:gfx1030 gfx90a=native:gfx90a gfx90a=native:gfx90a gfx1101=native:gfx1101 gfx1012=override_only:gfx1010 gfx1200=missing:"
+	got=$(cov_verdicts "/$ROCBLAS" | head -1)
+	[ "$got" = "$want" ] && pass "rdnactl coverage rocBLAS: $got" || fail "rdnactl coverage rocBLAS: got '$got', want '$want'"
+else
+	echo "SKIP (d): no rdnactl given"
+fi
+t4=$(date +%s)
+echo "rdnactl coverage: $((t4 - t3)) s"
 echo "coverage toolchain tests: compile $((t1 - t0)) s, fat binaries $((t2 - t1)) s, rocBLAS $((t3 - t2)) s, $fails failure(s)"
 [ $fails = 0 ]
