@@ -58,6 +58,18 @@ TEST_CASE("parse_kernel_log: faults and counts from dmesg and /dev/kmsg records"
 	REQUIRE(k.vm_faults == 1);
 	REQUIRE(k.last_faults[0].status->client == "TCP");
 	REQUIRE(k.ring_timeouts == 1);
+	REQUIRE(k.user_records == 0);
+	// A record a process wrote (facility user: prio 12 = LOG_USER|LOG_WARNING)
+	// is not the kernel's, whatever it says.
+	const auto u = rdnafix::core::parse_kernel_log(
+		"12,1400,1010000001,-;amdgpu 0000:c2:00.0: amdgpu: GCVM_L2_PROTECTION_FAULT_STATUS:0x00701031\n"
+		"12,1401,1010000002,-;amdgpu 0000:c2:00.0: amdgpu: ring gfx_0.0.0 timeout\n"
+		"4,1402,1010000003,-;amdgpu 0000:c2:00.0: amdgpu: GCVM_L2_PROTECTION_FAULT_STATUS:0x00801031\n");
+	REQUIRE(u.user_records == 2);
+	REQUIRE(u.lines == 1);
+	REQUIRE(u.vm_faults == 1);
+	REQUIRE(u.last_faults[0].status->raw == 0x00801031);
+	REQUIRE(u.ring_timeouts == 0);
 	// junk and nothing
 	REQUIRE(rdnafix::core::parse_kernel_log("").vm_faults == 0);
 	REQUIRE(rdnafix::core::parse_kernel_log(std::string(1 << 20, '\0')).lines == 1);

@@ -12,18 +12,32 @@ bool has(std::string_view s, std::string_view n)
 	return s.find(n) != std::string_view::npos;
 }
 
+// A /dev/kmsg record's prefix "<prio>,<seq>,<usec>,<flags>;": its length
+// (0 when `l` is not a record) and the syslog facility (prio >> 3).
+struct KmsgPrefix {
+	std::size_t length = 0;
+	unsigned facility = 0;
+};
+KmsgPrefix kmsg_prefix(std::string_view l)
+{
+	const auto semi = l.find(';');
+	if (semi == std::string_view::npos || semi >= 64 || l.empty() ||
+	    !std::isdigit(static_cast<unsigned char>(l[0])))
+		return {};
+	// digits and commas (flags may hold '-', 'c', '+') up to ';'
+	for (std::size_t i = 0; i < semi; ++i)
+		if (!std::isdigit(static_cast<unsigned char>(l[i])) && l[i] != ',' && l[i] != '-' && l[i] != 'c' &&
+		    l[i] != '+')
+			return {};
+	unsigned prio = 0;
+	for (std::size_t i = 0; i < semi && std::isdigit(static_cast<unsigned char>(l[i])) && prio < 1u << 20; ++i)
+		prio = prio * 10 + unsigned(l[i] - '0');
+	return {semi + 1, prio >> 3};
+}
+
 std::string_view strip_prefix(std::string_view l)
 {
-	// /dev/kmsg record: digits and commas (flags may hold '-', 'c', '+') up to ';'
-	if (const auto semi = l.find(';'); semi != std::string_view::npos && semi < 64 && !l.empty() &&
-					   std::isdigit(static_cast<unsigned char>(l[0]))) {
-		bool ok = true;
-		for (std::size_t i = 0; i < semi && ok; ++i)
-			ok = std::isdigit(static_cast<unsigned char>(l[i])) || l[i] == ',' || l[i] == '-' ||
-			     l[i] == 'c' || l[i] == '+';
-		if (ok)
-			l.remove_prefix(semi + 1);
-	}
+	l.remove_prefix(kmsg_prefix(l).length);
 	if (l.starts_with("[")) {
 		const auto close = l.find(']');
 		if (close != std::string_view::npos && close < 40) {
@@ -52,6 +66,14 @@ KernelLogEvents parse_kernel_log(std::string_view text)
 		pos = nl + 1;
 		if (l.starts_with(" ")) // kmsg continuation (" SUBSYSTEM=pci")
 			continue;
+		// A record a process wrote into /dev/kmsg has a facility other than
+		// LOG_KERN (0): the kernel never accepts facility 0 from user space
+		// (kernel/printk/printk.c: devkmsg_write, Linux 6.12: "we enforce LOG_USER"), so only the kernel's
+		// own lines are amdgpu events.
+		if (const auto k = kmsg_prefix(l); k.length && k.facility != 0) {
+			++ev.user_records;
+			continue;
+		}
 		++ev.lines;
 		l = strip_prefix(l);
 		amdgpu_fault::VmFault scratch;

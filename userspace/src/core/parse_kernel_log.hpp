@@ -13,6 +13,7 @@ namespace rdnafix::core {
 
 struct KernelLogEvents {
 	std::size_t lines = 0;
+	std::size_t user_records = 0;                   // /dev/kmsg records written by processes: skipped
 	std::size_t vm_faults = 0;                      // every page-fault block / status word
 	std::vector<amdgpu_fault::VmFault> last_faults; // the last kKeptFaults of them
 	std::size_t ring_timeouts = 0, gpu_resets = 0, mes_failures = 0, firmware_failures = 0;
@@ -21,7 +22,9 @@ struct KernelLogEvents {
 };
 
 // "[  12.345678] " and "<prio>,<seq>,<usec>,<flags>;" prefixes are removed,
-// kmsg continuation lines (" KEY=value") skipped.  Never fails.
+// kmsg continuation lines (" KEY=value") skipped, and so are /dev/kmsg records
+// whose facility is not the kernel's (written by a process, e.g. a test or
+// `echo ... > /dev/kmsg`: they cannot be amdgpu's).  Never fails.
 KernelLogEvents parse_kernel_log(std::string_view text);
 
 } // namespace rdnafix::core
