@@ -8,6 +8,7 @@
 #include "../status/snapshot_builders.hpp"
 
 #include <catch2/catch_test_macros.hpp>
+#include <nlohmann/json.hpp>
 #include <catch2/matchers/catch_matchers_string.hpp>
 
 #include <unistd.h>
@@ -151,6 +152,10 @@ TEST_CASE("a VM fault on an RDNA1 GPU with noretry=0 asks for amdgpu.noretry=1; 
 	// CID 5 written on Navi10's mmhub is DCEVGA (mmhub_client_ids_navi1x[5][1])
 	REQUIRE_THAT(joined(e.decoded), ContainsSubstring("client DCEVGA"));
 	REQUIRE_THAT(joined(e.decoded), ContainsSubstring("process python pid 1796"));
+	// The JSON says the same client as the text (the GPU's own table, not the default one).
+	const auto j = nlohmann::json::parse(render_json(r));
+	REQUIRE(j["explanations"][0]["fault_status"]["client"] == "DCEVGA");
+	REQUIRE(j["explanations"][0]["fault_status"]["rw"] == "write");
 	const auto *kp = remedy<rdnafix::status::KernelParam>(e);
 	REQUIRE(kp);
 	REQUIRE(kp->param == "amdgpu.noretry");

@@ -103,6 +103,7 @@ void judge_vm_fault(const Machine &m, Explanation *e)
 	if (f.status) {
 		// re-decode with this GPU's table (the mmhub tables differ per GPU)
 		const auto st = g ? af::decode_status(f.status->raw, f.status->reg, g->gfx) : *f.status;
+		e->fault_status = st;
 		e->decoded.push_back(st.explain());
 		if (!st.client.empty() && st.client != "unknown") {
 			const auto role = client_role(st.client);

@@ -110,6 +110,9 @@ struct Explanation {
 	std::vector<std::string> here;    // the likely cause ON THIS MACHINE, one line each (evidence)
 	std::vector<std::string> fix;     // the exact fix, one step per line
 	std::vector<core::Remedy> remedies;
+	// A VM fault's status word decoded with the faulting GPU's client table
+	// (the mmhub tables differ per GPU); the text and the JSON both show it.
+	std::optional<core::amdgpu_fault::FaultStatus> fault_status;
 };
 
 struct Report {

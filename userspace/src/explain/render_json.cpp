@@ -94,8 +94,8 @@ std::string render_json(const Report &r)
 			rem.push_back(remedy_json(rm));
 		x["remedies"] = rem;
 		x["source"] = s.source;
-		if (e.match.fault && e.match.fault->status) {
-			const auto &f = *e.match.fault->status;
+		if (e.fault_status || (e.match.fault && e.match.fault->status)) {
+			const auto &f = e.fault_status ? *e.fault_status : *e.match.fault->status;
 			x["fault_status"] = {{"register", f.reg},
 					     {"raw", fmt::format("0x{:08X}", f.raw)},
 					     {"cid", f.cid},
