@@ -207,9 +207,8 @@ bool parse_process_line(std::string_view line, VmFault *f)
 	return parse_process_words(line.substr(at + 9), f);
 }
 
-std::optional<std::uint64_t> parse_fault_address(std::string_view line)
+std::optional<std::uint64_t> hex_after(std::string_view line, std::string_view key)
 {
-	static const std::string_view key = "in page starting at address 0x";
 	const auto at = line.find(key);
 	if (at == std::string_view::npos)
 		return std::nullopt;
@@ -222,6 +221,11 @@ std::optional<std::uint64_t> parse_fault_address(std::string_view line)
 	if (!v)
 		return std::nullopt;
 	return *v;
+}
+
+std::optional<std::uint64_t> parse_fault_address(std::string_view line)
+{
+	return hex_after(line, "in page starting at address 0x");
 }
 
 std::vector<VmFault> parse_vm_faults(const std::vector<std::string_view> &lines, std::string_view gfx)

@@ -93,6 +93,10 @@ struct VmFault {
 	unsigned repeats = 1;      // further "in page starting at" lines of the same fault
 };
 
+// The number of up to 16 hex digits right after `key` in a log line (`key`
+// ends in "0x": "in page starting at address 0x"); nullopt when none.
+std::optional<std::uint64_t> hex_after(std::string_view line, std::string_view key);
+
 // Line-level parsers (nullopt / false when the line is not that part).
 bool parse_page_fault_line(std::string_view line, VmFault *f);
 bool parse_process_line(std::string_view line, VmFault *f);

@@ -39,20 +39,6 @@ std::optional<unsigned> node_of(std::string_view l)
 	return v ? std::optional<unsigned>(unsigned(*v)) : std::nullopt;
 }
 
-std::optional<std::uint64_t> hex_after(std::string_view l, std::string_view key)
-{
-	const auto at = l.find(key);
-	if (at == std::string_view::npos)
-		return std::nullopt;
-	std::size_t b = at + key.size(), e = b;
-	while (e < l.size() && e - b < 16 && std::isxdigit(static_cast<unsigned char>(l[e])))
-		++e;
-	if (e == b)
-		return std::nullopt;
-	const auto v = core::parse_u64("0x" + std::string(l.substr(b, e - b)));
-	return v ? std::optional<std::uint64_t>(*v) : std::nullopt;
-}
-
 // The word after `key` up to a delimiter.
 std::string word_after(std::string_view l, std::string_view key, std::string_view stops = " ,\"")
 {
@@ -114,7 +100,7 @@ void fill_facts(Match *m, std::string_view l)
 	switch (m->sig) {
 	case Sig::kfd_memory_access_fault:
 		m->node = node_of(l);
-		m->address = hex_after(l, "on address 0x");
+		m->address = core::amdgpu_fault::hex_after(l, "on address 0x");
 		if (const auto r = l.find("Reason: "); r != std::string_view::npos)
 			m->detail = std::string(core::trim(l.substr(r + 8)));
 		break;
