@@ -53,6 +53,11 @@ std::string word_after(std::string_view l, std::string_view key, std::string_vie
 
 std::optional<Sig> classify(std::string_view l)
 {
+	// PyTorch's hint under every HIP error ("Search for `hipErrorInvalidValue'
+	// in https://docs.nvidia.com/... for more information.") repeats the
+	// error's name: it is part of the error above it, not a second one.
+	if (l.starts_with("Search for `hip"))
+		return std::nullopt;
 	if (has(l, "hipErrorNoBinaryForGpu") || has(l, "Unable to find code object for all current devices") ||
 	    has(l, "find binary for current devices") || has(l, "no kernel image is available for execution"))
 		return Sig::no_binary_for_gpu;
