@@ -59,6 +59,8 @@ void add_coverage_command(CLI::App &app, int *rc)
 		"GPU has code only with an override or none, 2 rdnactl could not run (bad arguments, --root "
 		"unusable).");
 	sub->callback([args, rc] {
+		if (!app::machine_args_ok(args->machine, "coverage", rc))
+			return;
 		coverage::CoverageOptions o;
 		o.machine = app::collect_options(args->machine);
 		o.scan.paths = args->paths;

@@ -28,6 +28,8 @@ void add_env_command(CLI::App &app, int *rc)
 		->type_name("SHELL");
 	sub->footer("Exit codes: 0 printed (possibly nothing to set), 2 rdnactl could not run.");
 	sub->callback([args, rc] {
+		if (!app::machine_args_ok(args->machine, "env", rc))
+			return;
 		status::EnvOptions o;
 		o.machine = app::collect_options(args->machine);
 		o.shell = args->shell == "fish" ? status::Shell::fish : status::Shell::sh;

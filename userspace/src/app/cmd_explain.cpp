@@ -52,6 +52,8 @@ void add_explain_command(CLI::App &app, int *rc)
 		    "Exit codes: 0 nothing known found (or harmless messages only), 1 known failures explained, "
 		    "2 rdnactl could not run (unreadable input, unknown id, bad arguments).");
 	sub->callback([args, rc, pid] {
+		if (!app::machine_args_ok(args->machine, "explain", rc))
+			return;
 		explain::ExplainOptions o;
 		o.input = args->input;
 		if (pid->count() > 0)

@@ -94,6 +94,8 @@ void add_fix_command(CLI::App &app, int *rc)
 		    "1 applied but something is left for you (instructions, reboot),\n2 could not run (usage, "
 		    "not root, invalid value), 3 a write or a generator failed (rolled back).\nSee rdnactl(1).");
 	sub->callback([args, rc, sub] {
+		if (!app::machine_args_ok(args->machine, "fix", rc))
+			return;
 		std::string inv = "rdnactl fix";
 		for (const auto &a : sub->remaining())
 			inv += " " + a;

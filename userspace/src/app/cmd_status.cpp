@@ -5,6 +5,8 @@
 
 #include "status/status.hpp"
 
+#include <cstdlib>
+#include <cstring>
 #include <memory>
 
 namespace rdnafix {
@@ -27,6 +29,10 @@ status::StatusOptions status_options(const StatusArgs &a)
 	o.colour = a.colour == "always"  ? status::ColourMode::always
 		   : a.colour == "never" ? status::ColourMode::never
 					 : status::ColourMode::automatic;
+	// A terminal that declares itself dumb (TERM=dumb: Emacs shells, some CI logs) shows escape codes raw.
+	const char *term = std::getenv("TERM");
+	if (o.colour == status::ColourMode::automatic && term != nullptr && std::strcmp(term, "dumb") == 0)
+		o.colour = status::ColourMode::never;
 	return o;
 }
 
@@ -42,13 +48,17 @@ void add_status_command(CLI::App &app, int *rc)
 	sub->add_flag("--no-coverage", args->no_coverage,
 		      "Skip the code-object scan of the installed PyTorch/ROCm libraries (the Code objects section; "
 		      "rdnactl coverage shows it in full)");
-	sub->add_option("--color", args->colour, "Colour the text output: auto (TTY and NO_COLOR unset), always, never")
+	sub->add_option("--color", args->colour,
+			"Colour the text output: auto (a TTY, NO_COLOR unset or empty, TERM not dumb), always, never")
 		->check(CLI::IsMember({"auto", "always", "never"}))
 		->type_name("WHEN");
 	sub->footer(
 		"Exit codes: 0 nothing to warn about (info findings only), 1 at least one warning or error finding, "
 		"2 rdnactl could not run (bad arguments, --root unusable, nothing readable).");
-	sub->callback([args, rc] { *rc = status::run_status(status_options(*args)); });
+	sub->callback([args, rc] {
+		if (app::machine_args_ok(args->machine, "status", rc))
+			*rc = status::run_status(status_options(*args));
+	});
 }
 
 } // namespace rdnafix

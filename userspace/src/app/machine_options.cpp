@@ -1,26 +1,92 @@
 #include "machine_options.hpp"
 
+#include "core/parse.hpp"
+#include "io/rootfs.hpp"
+#include "io/unique_fd.hpp"
+
+#include <cerrno>
+#include <charconv>
+#include <cstdio>
+#include <cstring>
+#include <fcntl.h>
+#include <fmt/format.h>
+#include <pwd.h>
+#include <sys/stat.h>
+
 namespace rdnafix::app {
+
+namespace {
+
+// An empty value is a mistake (an unset shell variable: --root "$ROOT"), never "the default".
+CLI::Validator not_empty(const std::string &what)
+{
+	return CLI::Validator(
+		[what](std::string &v) {
+			return v.empty() ? fmt::format("an empty value is not {}; leave the option out for the default",
+						       what)
+					 : std::string();
+		},
+		"", "not empty");
+}
+
+std::string env_file_error(const std::string &file)
+{
+	io::unique_fd fd(::open(file.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK));
+	if (!fd)
+		return fmt::format("--env '{}': {}", file, std::strerror(errno));
+	struct stat st {};
+	if (::fstat(fd.get(), &st) == 0 && S_ISDIR(st.st_mode))
+		return fmt::format(
+			"--env '{}': is a directory; give a file of KEY=VALUE lines or a shell start-up file", file);
+	return "";
+}
+
+std::string user_error(const MachineArgs &args)
+{
+	const std::string root = args.root.empty() ? "/" : args.root;
+	io::RootFs fs(root);
+	auto text = fs.read_text("etc/passwd", {.max_bytes = 4 << 20, .allow_empty = true});
+	if (!text)
+		return ""; // the snapshot reports etc/passwd as unreadable
+	const core::PasswdFile pw = core::parse_passwd_file(*text);
+	const std::string &u = args.user;
+	unsigned uid = 0;
+	const auto [end, ec] = std::from_chars(u.data(), u.data() + u.size(), uid);
+	const bool numeric = ec == std::errc() && end == u.data() + u.size();
+	if (pw.by_name(u) != nullptr || (numeric && pw.by_uid(uid) != nullptr))
+		return "";
+	// The live machine may know users from NSS (LDAP, systemd-homed) that etc/passwd lacks.
+	if (args.root.empty() && (::getpwnam(u.c_str()) != nullptr || (numeric && ::getpwuid(uid) != nullptr)))
+		return "";
+	const std::string where = args.root.empty() ? "/etc/passwd" : fmt::format("{}/etc/passwd", args.root);
+	return numeric ? fmt::format("--user {}: no user has uid {} in {}", u, u, where)
+		       : fmt::format("--user '{}': no such user in {}", u, where);
+}
+
+} // namespace
 
 void add_machine_options(CLI::App &sub, MachineArgs &args)
 {
 	sub.add_option("--root", args.root,
 		       "Read sys/, proc/, dev/, etc/, lib/modules/, usr/share/ below DIR instead of / "
 		       "(a captured machine); devices are then read by a plain directory walk, not libudev/libdrm")
-		->type_name("DIR");
+		->type_name("DIR")
+		->check(not_empty("a directory"));
 	sub.add_option("--env", args.env_file,
 		       "Audit the variables FILE sets (KEY=VALUE lines or a shell start-up file such as ~/.bashrc) "
 		       "instead of this process's environment")
-		->type_name("FILE");
+		->type_name("FILE")
+		->check(not_empty("a file"));
 	sub.add_option("--user", args.user,
-		       "Judge device access for user NAME (groups from the root's etc/group) instead of this process "
-		       "(under sudo: SUDO_USER)")
-		->type_name("NAME");
+		       "Judge device access for user NAME (or numeric UID; groups from the root's etc/group) instead "
+		       "of this process (under sudo: SUDO_USER)")
+		->type_name("NAME")
+		->check(not_empty("a user"));
 }
 
 void add_root_option(CLI::App &sub, std::string &root, const std::string &help)
 {
-	sub.add_option("--root", root, help)->type_name("DIR");
+	sub.add_option("--root", root, help)->type_name("DIR")->check(not_empty("a directory"));
 }
 
 machine::CollectOptions collect_options(const MachineArgs &args)
@@ -35,6 +101,26 @@ machine::CollectOptions collect_options(const MachineArgs &args)
 	if (!args.user.empty())
 		c.user = args.user;
 	return c;
+}
+
+std::string machine_args_error(const MachineArgs &args)
+{
+	if (!args.env_file.empty())
+		if (std::string e = env_file_error(args.env_file); !e.empty())
+			return e;
+	if (!args.user.empty())
+		return user_error(args);
+	return "";
+}
+
+bool machine_args_ok(const MachineArgs &args, const char *verb, int *rc)
+{
+	const std::string e = machine_args_error(args);
+	if (e.empty())
+		return true;
+	std::fprintf(stderr, "rdnactl %s: %s\n", verb, e.c_str());
+	*rc = 2;
+	return false;
 }
 
 } // namespace rdnafix::app

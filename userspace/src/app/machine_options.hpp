@@ -1,6 +1,6 @@
 #pragma once
 // --root, --env and --user: declared once, here, for every verb that reads
-// the machine (status, env; later config and coverage).
+// the machine (status, env, coverage, explain, fix; config has --root alone).
 #include "machine/collect.hpp"
 
 #include <CLI/CLI.hpp>
@@ -10,14 +10,22 @@
 namespace rdnafix::app {
 
 struct MachineArgs {
-	std::string root;     // --root DIR ("" = the live machine)
-	std::string env_file; // --env FILE ("" = this process's environment)
-	std::string user;     // --user NAME ("" = this process)
+	std::string root;     // --root DIR (not given = the live machine; "" is refused)
+	std::string env_file; // --env FILE (not given = this process's environment)
+	std::string user;     // --user NAME|UID (not given = this process)
 };
 
 void add_machine_options(CLI::App &sub, MachineArgs &args);
 // --root DIR alone (config: acts on a mounted system), with the verb's help text.
 void add_root_option(CLI::App &sub, std::string &root, const std::string &help);
 machine::CollectOptions collect_options(const MachineArgs &args);
+
+// What is wrong with the arguments before anything is read: an --env FILE that
+// cannot be opened, a --user that the root's etc/passwd (or, on the live
+// machine, the system's user database) does not know.  "" when fine; a
+// readable etc/passwd is needed to call a user unknown.
+std::string machine_args_error(const MachineArgs &args);
+// machine_args_error printed as "rdnactl VERB: ..." on stderr; false (and *rc = 2) when it is not "".
+bool machine_args_ok(const MachineArgs &args, const char *verb, int *rc);
 
 } // namespace rdnafix::app

@@ -1,9 +1,37 @@
 #include "child_main.hpp"
 #include "commands.hpp"
 #include "rdnafix_version.hpp"
+#include "usage.hpp"
 
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <exception>
+#include <iostream>
+#include <string>
+#include <vector>
+
+namespace {
+
+// Exit code 2 when anything written to standard output was lost (a full disk,
+// /dev/full, a closed descriptor): a command whose output did not arrive did
+// not run for its caller.
+int finish(int rc)
+{
+	std::cout.flush();
+	const bool cpp_failed = std::cout.fail();
+	errno = 0;
+	const bool flush_failed = std::fflush(stdout) != 0;
+	const int err = errno;
+	if (cpp_failed || flush_failed || std::ferror(stdout)) {
+		std::fprintf(stderr, "rdnactl: error writing to standard output: %s\n",
+			     err != 0 ? std::strerror(err) : "write failed");
+		return 2;
+	}
+	return rc;
+}
+
+} // namespace
 
 int main(int argc, char **argv)
 {
@@ -24,14 +52,30 @@ int main(int argc, char **argv)
 	rdnafix::add_fix_command(app, &rc);
 	rdnafix::add_explain_command(app, &rc);
 	rdnafix::add_coverage_command(app, &rc);
+	// Listed in --help; the words after it are rewritten to `VERB... --help` before parsing.
+	std::vector<std::string> topic;
+	app.add_subcommand("help", "Show the help of a subcommand: rdnactl help status, rdnactl help config set")
+		->add_option("VERB", topic, "The subcommand (and its subcommand) to explain");
+
+	std::vector<std::string> args = rdnafix::app::help_to_flag(std::vector<std::string>(argv + 1, argv + argc));
+	if (const std::string msg = rdnafix::app::check_subcommands(app, args); !msg.empty()) {
+		std::fputs(msg.c_str(), stderr);
+		return finish(2);
+	}
+	std::vector<char *> av{argv[0]};
+	for (auto &a : args)
+		av.push_back(a.data());
 	try {
-		app.parse(argc, argv);
+		app.parse(static_cast<int>(av.size()), av.data());
+	} catch (const CLI::ExtrasError &) {
+		std::fputs(rdnafix::app::extras_message(app).c_str(), stderr);
+		return finish(2);
 	} catch (const CLI::ParseError &e) {
 		int r = app.exit(e);
-		return r == 0 ? 0 : 2;
+		return finish(r == 0 ? 0 : 2);
 	} catch (const std::exception &e) {
 		std::fprintf(stderr, "rdnactl: %s\n", e.what());
-		return 2;
+		return finish(2);
 	}
-	return rc;
+	return finish(rc);
 }
