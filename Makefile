@@ -1,5 +1,8 @@
 # rdnafix top-level Makefile.  `make status` and `make test` do all set-up
-# on a fresh Debian 12 machine (as root).
+# on a fresh Debian 12 machine (as root).  Dependencies: userspace/deps/packages.txt,
+# by group: `make build`/`make status`/`make install` install only the [build]
+# group, `make test` every group.  On other distributions install.sh prints the
+# packages to install and changes nothing.
 PREFIX   ?= /usr/local
 DESTDIR  ?=
 BUILD    ?= build
@@ -8,24 +11,33 @@ CMAKE_FLAGS ?=
 
 RDNACTL := $(BUILD)/userspace/rdnactl
 
-.PHONY: all deps build status test test-unit test-kernel test-e2e test-kmod-style test-style test-dkms install kmod clean help dkms-install dkms-remove format
+.PHONY: all deps deps-module deps-test build configure-tests status test uninstall test-unit test-kernel test-e2e test-kmod-style test-style test-dkms install kmod clean help dkms-install dkms-remove format
 
 all: build
 
 help:
-	@echo "make deps      install the Debian packages in userspace/deps/packages.txt"
+	@echo "make deps      install the Debian packages rdnactl needs to build and run (userspace/deps/packages.txt [build])"
+	@echo "make deps-module  also those of the kernel module ([module]: dkms, kmod)"
+	@echo "make deps-test    also those of the tests ([test]: Catch2, QEMU, debootstrap, ...)"
 	@echo "make build     build rdnactl (CMake+Ninja into $(BUILD)/userspace)"
 	@echo "make status    deps + build + run 'rdnactl status'"
-	@echo "make test      deps + build + every test (unit, fixtures, ROCm chroot, kernel VMs, booted Debian system, checkpatch, DKMS)"
+	@echo "make test      deps-test + build with tests + every test (unit, fixtures, ROCm chroot, kernel VMs, booted Debian system, checkpatch, DKMS)"
 	@echo "make test-e2e  only the booted end-to-end test of rdnactl config/fix (tests/e2e, images cached in /var/cache/rdnafix/e2e)"
 	@echo "make format    clang-format every userspace/tests C++ file (.clang-format)"
-	@echo "make install   install rdnactl, man page, completion (PREFIX, DESTDIR)"
+	@echo "make install   install rdnactl (stripped), man page, completion (PREFIX, DESTDIR)"
+	@echo "make uninstall remove exactly the files 'make install' installed ($(BUILD)/userspace/install_manifest.txt)"
 	@echo "make kmod      build the rdnafix kernel module for KVER=$(KVER)"
 	@echo "make dkms-install  register rdnafix with DKMS (/usr/src/rdnafix-<ver>), build+install for KVER"
 	@echo "make dkms-remove   remove rdnafix from DKMS for every kernel and delete /usr/src/rdnafix-<ver>"
 
 deps:
-	@bash userspace/deps/install.sh
+	@bash userspace/deps/install.sh build
+
+deps-module:
+	@bash userspace/deps/install.sh build module
+
+deps-test:
+	@bash userspace/deps/install.sh build module test
 
 $(BUILD)/userspace/build.ninja:
 	cmake -S userspace -B $(BUILD)/userspace -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo $(CMAKE_FLAGS)
@@ -33,10 +45,16 @@ $(BUILD)/userspace/build.ninja:
 build: deps $(BUILD)/userspace/build.ninja
 	cmake --build $(BUILD)/userspace
 
+# The unit tests are built when Catch2 is installed (RDNAFIX_TESTS=AUTO); `make test` requires them.
+configure-tests:
+	cmake -S userspace -B $(BUILD)/userspace -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DRDNAFIX_TESTS=ON $(CMAKE_FLAGS)
+
 status: build
 	@$(RDNACTL) status; rc=$$?; [ $$rc -le 1 ] || exit $$rc
 
-test: build
+test: deps-test
+	$(MAKE) --no-print-directory configure-tests
+	$(MAKE) --no-print-directory build
 	$(MAKE) --no-print-directory test-style
 	$(MAKE) --no-print-directory test-unit
 	$(MAKE) --no-print-directory test-kernel
@@ -71,7 +89,16 @@ test-dkms:
 	bash tests/dkms/run.sh
 
 install: build
-	DESTDIR=$(DESTDIR) cmake --install $(BUILD)/userspace --prefix $(PREFIX)
+	DESTDIR=$(DESTDIR) cmake --install $(BUILD)/userspace --prefix $(PREFIX) --strip
+
+# Removes the files listed in the manifest of the last `make install` (with the same DESTDIR), nothing else.
+uninstall:
+	@m=$(BUILD)/userspace/install_manifest.txt; \
+	[ -f "$$m" ] || { echo "uninstall: $$m missing: nothing was installed from $(BUILD) (make install writes it)" >&2; exit 2; }; \
+	while IFS= read -r f || [ -n "$$f" ]; do \
+		[ -z "$$f" ] && continue; \
+		if [ -e "$(DESTDIR)$$f" ] || [ -L "$(DESTDIR)$$f" ]; then rm -f "$(DESTDIR)$$f" && echo "removed $(DESTDIR)$$f"; fi; \
+	done <"$$m"
 
 kmod:
 	$(MAKE) -C kmod KVER=$(KVER)
@@ -81,7 +108,7 @@ RDNAFIX_VERSION := $(shell cat kmod/VERSION)
 DKMS_SRC := /usr/src/rdnafix-$(RDNAFIX_VERSION)
 
 dkms-install:
-	@command -v dkms >/dev/null || { echo "dkms-install: dkms missing (make deps)" >&2; exit 2; }
+	@command -v dkms >/dev/null || { echo "dkms-install: dkms missing (make deps-module)" >&2; exit 2; }
 	-dkms remove -m rdnafix -v $(RDNAFIX_VERSION) --all >/dev/null 2>&1
 	rm -rf $(DKMS_SRC)
 	install -d $(DKMS_SRC)
