@@ -2,10 +2,23 @@
 # The bash completion of rdnactl, driven the way bash drives it: COMP_LINE and
 # COMP_POINT as typed, COMP_WORDS split on blanks and on COMP_WORDBREAKS
 # (which holds '=' by default), with and without bash-completion's helpers.
-#   tests/completion/check.sh   (exit 0 pass, 1 fail)
+# With RDNACTL, also: the options completed for every subcommand are exactly
+# the ones its --help lists (so neither can go stale), the subcommands are
+# those of rdnactl --help, and validate case names and explain ids come from
+# rdnactl's own --list.
+#   tests/completion/check.sh [RDNACTL]   (exit 0 pass, 1 fail)
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
+rdnactl=${1:+$(realpath "$1")}
 fails=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+# "rdnactl" on PATH is the binary under test (the completion runs it for --list).
+if [[ -n $rdnactl ]]; then
+	mkdir -p "$tmp/bin"
+	ln -s "$rdnactl" "$tmp/bin/rdnactl"
+	export PATH="$tmp/bin:$PATH"
+fi
 # One completion in a fresh bash (no bash-completion helpers loaded); bash's
 # default COMP_WORDBREAKS holds '=', so "a=b" arrives as three COMP_WORDS.
 driver='
@@ -44,7 +57,21 @@ run "--dry-run" "rdnactl config undo --d"
 run "--json" "rdnactl status --j"
 run "explain" "rdnactl expl"
 run "--pid" "rdnactl explain --pi"
-run "RDNA-LOG-010 RDNA-LOG-011 RDNA-LOG-012 RDNA-LOG-013 RDNA-LOG-014 RDNA-LOG-015" "rdnactl explain RDNA-LOG-01"
+run "--env" "rdnactl fix --e"
+run "hip cuda" "rdnactl validate --api "
+run "--history-db" "rdnactl history --hi"
+run "--case --capacity-fraction" "rdnactl validate --ca"
+run "status" "rdnactl help st"
+run "set" "rdnactl help config se"
+run "help" "rdnactl hel"
+if [[ -n $rdnactl ]]; then
+	ids=$(rdnactl explain --list --json | python3 -c 'import json,sys; print(" ".join(e["id"] for e in json.load(sys.stdin) if e["id"].startswith("RDNA-LOG-01")))')
+	run "$ids" "rdnactl explain RDNA-LOG-01"
+	cases=$(rdnactl validate --list | grep -o '^conv\.resnet50-conv1[^ ]*' | tr '\n' ' ')
+	cases=${cases% }
+	[[ -n $cases ]] || echo "FAIL validate --list names no conv.resnet50-conv1 case"
+	run "$cases" "rdnactl validate --case conv.resnet50-conv1"
+fi
 }
 echo "without bash-completion's helpers:"
 export RDNAFIX_BASH_COMPLETION=
@@ -55,7 +82,37 @@ if [[ -r $bc ]]; then
 	RDNAFIX_BASH_COMPLETION=$bc
 	cases
 else
-	echo "FAIL $bc missing (package bash-completion, make deps)"
+	echo "FAIL $bc missing (package bash-completion, make deps-test)"
 	fails=$((fails + 1))
+fi
+
+# Every subcommand's options, as --help lists them, against the completion's.
+help_options() { # the --long names of the Options: section of `rdnactl ARGS --help`
+	rdnactl "$@" --help | awk '/^Options:/ { on = 1; next } /^[^ ]/ { on = 0 }
+		on && match($0, /^  (-[A-Za-z],)?--[a-z0-9-]+/) { s = substr($0, RSTART, RLENGTH); sub(/^ *(-[A-Za-z],)?/, "", s); print s }' | sort
+}
+completed() { # the words the completion offers after LINE
+	bash --norc --noprofile -c "$driver" _ "$top/userspace/completion/rdnactl.bash" "$1" | tr ' ' '\n' | grep . | sort
+}
+if [[ -n $rdnactl ]]; then
+	echo "options of every subcommand against its --help ($rdnactl):"
+	subs=$(rdnactl --help | awk '/^Subcommands:/ { on = 1; next } /^[^ ]/ { on = 0 } on && NF { print $1 }')
+	got=$(completed "rdnactl " | grep -v '^-')
+	if [[ $(sort <<<"$subs") == "$got" ]]; then echo "PASS subcommands: $(echo $subs)"; else
+		echo "FAIL subcommands: --help lists '$(echo $subs)', completion offers '$(echo $got)'"
+		fails=$((fails + 1))
+	fi
+	for path in "" $subs "config show" "config set" "config unset" "config undo"; do
+		[[ $path == help ]] && continue
+		# shellcheck disable=SC2086
+		want=$(help_options $path)
+		got=$(completed "rdnactl${path:+ $path} --")
+		if [[ -n $want && $want == "$got" ]]; then
+			echo "PASS rdnactl $path: $(echo $want)"
+		else
+			echo "FAIL rdnactl $path: --help lists '$(echo $want)', completion offers '$(echo $got)'"
+			fails=$((fails + 1))
+		fi
+	done
 fi
 [[ $fails -eq 0 ]]

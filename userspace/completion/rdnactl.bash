@@ -1,6 +1,32 @@
 # bash completion for rdnactl                                  -*- shell-script -*-
+# The option lists below are compared with every subcommand's --help by
+# tests/completion/check.sh, so a new option without a completion fails the tests.
+# Validate case names and explain ids come from rdnactl itself (--list).
 _rdnactl_config_keys="noretry= vm_fragment_size= mtype_sysmem= mtype_vram= targets= exclude= dry_run= strict=
 amdgpu.noretry= amdgpu.vm_fragment_size= amdgpu.lockup_timeout= amdgpu.gttsize= ttm-limit="
+_rdnactl_verbs="status env validate history config fix explain coverage help"
+_rdnactl_machine="--root --env --user"
+
+# The options of a (sub)command: "status", "config set", "" for rdnactl itself.
+_rdnactl_options()
+{
+    case $1 in
+        "")           echo "--help --version" ;;
+        status)       echo "$_rdnactl_machine --json --no-coverage --color --help" ;;
+        env)          echo "$_rdnactl_machine --shell --help" ;;
+        coverage)     echo "$_rdnactl_machine --python --gfx --no-system --json --stats --help" ;;
+        explain)      echo "--pid $_rdnactl_machine --json --list --no-coverage --help" ;;
+        fix)          echo "$_rdnactl_machine --dry-run --json --no-initramfs --help" ;;
+        validate)     echo "--quick --full --case --list --json --timeout --kill-grace --inject-error --torch
+                            --capacity-fraction --history-db --no-history --device --api --help" ;;
+        history)      echo "--json --history-db --threshold --help" ;;
+        config)       echo "--help" ;;
+        "config show")  echo "--root --json --help" ;;
+        "config set"|"config unset") echo "--root --json --dry-run --no-initramfs --cmdline --help" ;;
+        "config undo")  echo "--root --json --dry-run --no-initramfs --help" ;;
+        help)         echo "" ;;
+    esac
+}
 
 _rdnactl()
 {
@@ -16,25 +42,29 @@ _rdnactl()
         cur=${words[cword]}
         prev=${words[cword-1]}
     }
+    local self=${words[0]:-rdnactl}
 
     local sub="" action="" i
     for ((i = 1; i < cword; i++)); do
         case ${words[i]} in
-            status|env|validate|history|fix|coverage|explain) sub=${words[i]}; break ;;
-            config) sub=config ;;
+            status|env|validate|history|fix|coverage|explain) [[ -z $sub ]] && { sub=${words[i]}; break; } ;;
+            help) [[ -z $sub ]] && { sub=help; break; } ;;
+            config) [[ -z $sub ]] && sub=config ;;
             show|set|unset|undo) [[ $sub == config && -z $action ]] && action=${words[i]} ;;
         esac
     done
 
     case $prev in
         --root)  COMPREPLY=($(compgen -d -- "$cur")); return ;;
-        --env)   COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        --env|--python|--history-db) COMPREPLY=($(compgen -f -- "$cur")); return ;;
         --user)  COMPREPLY=($(compgen -u -- "$cur")); return ;;
         --color) COMPREPLY=($(compgen -W "auto always never" -- "$cur")); return ;;
         --shell) COMPREPLY=($(compgen -W "sh fish" -- "$cur")); return ;;
+        --api)   COMPREPLY=($(compgen -W "hip cuda" -- "$cur")); return ;;
         --pid)   COMPREPLY=($(compgen -W "$(ps -eo pid= 2>/dev/null)" -- "$cur")); return ;;
-        --python) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        --case)  COMPREPLY=($(compgen -W "$("$self" validate --list 2>/dev/null | awk '/^[^ ]/ { print $1 }')" -- "$cur")); return ;;
         --gfx)   COMPREPLY=($(compgen -W "gfx1010 gfx1011 gfx1012 gfx1030 gfx1031 gfx1032 gfx1033 gfx1034 gfx1035 gfx1036 gfx1100 gfx1101 gfx1102 gfx1103 gfx1150 gfx1151 gfx1152 gfx1153 gfx1200 gfx1201 gfx900 gfx906 gfx908 gfx90a gfx942 gfx950" -- "$cur")); return ;;
+        --timeout|--kill-grace|--capacity-fraction|--device|--threshold) COMPREPLY=(); return ;;
     esac
 
     # values of config keys: KEY=<TAB>
@@ -55,34 +85,37 @@ _rdnactl()
         return
     fi
 
-    local common="--root --json --dry-run --no-initramfs --help"
+    local opts
+    opts=$(_rdnactl_options "$sub${action:+ $action}")
     case $sub in
-        "")       COMPREPLY=($(compgen -W "status env config fix validate history coverage explain --help --version" -- "$cur")) ;;
-        status)   COMPREPLY=($(compgen -W "--root --env --user --json --no-coverage --color --help" -- "$cur")) ;;
+        "")       COMPREPLY=($(compgen -W "$_rdnactl_verbs $opts" -- "$cur")) ;;
+        help)     # rdnactl help VERB [ACTION]
+                  if [[ ${words[cword-1]} == config ]]; then
+                      COMPREPLY=($(compgen -W "show set unset undo" -- "$cur"))
+                  elif [[ ${words[cword-1]} == help ]]; then
+                      COMPREPLY=($(compgen -W "$_rdnactl_verbs" -- "$cur"))
+                  fi ;;
         coverage) if [[ $cur == -* ]]; then
-                      COMPREPLY=($(compgen -W "--root --env --user --python --gfx --no-system --json --stats --help" -- "$cur"))
+                      COMPREPLY=($(compgen -W "$opts" -- "$cur"))
                   else
                       COMPREPLY=($(compgen -f -- "$cur"))
                   fi ;;
-        env)      COMPREPLY=($(compgen -W "--root --env --user --shell --help" -- "$cur")) ;;
-        fix)      COMPREPLY=($(compgen -W "$common" -- "$cur")) ;;
         explain)  if [[ $cur == -* ]]; then
-                      COMPREPLY=($(compgen -W "--pid --json --list --no-coverage --root --env --user --help" -- "$cur"))
+                      COMPREPLY=($(compgen -W "$opts" -- "$cur"))
                   elif [[ $cur == R* ]]; then
-                      COMPREPLY=($(compgen -W "$(printf 'RDNA-LOG-%03d ' {1..15})" -- "$cur"))
+                      COMPREPLY=($(compgen -W "$("$self" explain --list 2>/dev/null | awk '/^RDNA-LOG-/ { print $1 }')" -- "$cur"))
                   else
                       COMPREPLY=($(compgen -f -- "$cur"))
                   fi ;;
         config)
             case $action in
-                "")    COMPREPLY=($(compgen -W "show set unset undo --help" -- "$cur")) ;;
-                show)  COMPREPLY=($(compgen -W "--root --json --help" -- "$cur")) ;;
+                "")    COMPREPLY=($(compgen -W "show set unset undo $opts" -- "$cur")) ;;
                 set)   compopt -o nospace 2>/dev/null
-                       COMPREPLY=($(compgen -W "$_rdnactl_config_keys --cmdline $common" -- "$cur")) ;;
-                unset) COMPREPLY=($(compgen -W "${_rdnactl_config_keys//=/} --cmdline $common" -- "$cur")) ;;
-                undo)  COMPREPLY=($(compgen -W "$common" -- "$cur")) ;;
+                       COMPREPLY=($(compgen -W "$_rdnactl_config_keys $opts" -- "$cur")) ;;
+                unset) COMPREPLY=($(compgen -W "${_rdnactl_config_keys//=/} $opts" -- "$cur")) ;;
+                *)     COMPREPLY=($(compgen -W "$opts" -- "$cur")) ;;
             esac ;;
-        *)        COMPREPLY=($(compgen -W "--help" -- "$cur")) ;;
+        *)        COMPREPLY=($(compgen -W "$opts" -- "$cur")) ;;
     esac
 }
 complete -F _rdnactl rdnactl
