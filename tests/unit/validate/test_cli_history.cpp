@@ -150,7 +150,10 @@ TEST_CASE("`history` never migrates, writes or creates a database", "[cli][histo
 	CHECK(o.rc == 2);
 	CHECK(has(o.out, missing));
 	CHECK_FALSE(std::filesystem::exists(d.path + "/sub"));
-	// The default location, missing: nothing recorded yet is not an error.
+	// The default location, missing: nothing recorded yet is not an error (root's default is
+	// /var/lib/rdnafix, which this test must not touch).
+	if (::geteuid() == 0)
+		return;
 	const std::string state = d.path + "/state";
 	const auto e = rdnactl_stdout("history", "XDG_STATE_HOME=" + state);
 	CHECK(e.rc == 0);
@@ -170,7 +173,7 @@ TEST_CASE("two first-time validate runs on one fresh database both record", "[cl
 		       60,
 		       2};
 	std::thread release([&] {
-		std::this_thread::sleep_for(std::chrono::milliseconds(2500));
+		std::this_thread::sleep_for(std::chrono::milliseconds(3500));
 		holder.exec("COMMIT");
 	});
 	const auto o = run_child(spec);
@@ -207,15 +210,15 @@ TEST_CASE("floating options refuse NaN and infinity naming the option and the ra
 		{{"validate", "--list", "--timeout", "nan"}, "--timeout", "0.1"},
 		{{"validate", "--list", "--timeout", "inf"}, "--timeout", "86400"},
 		{{"validate", "--list", "--kill-grace", "NaN"}, "--kill-grace", "3600"},
-		{{"validate", "--list", "--kill-grace", "-nan"}, "--kill-grace", "3600"},
+		{{"validate", "--list", "--kill-grace=-nan"}, "--kill-grace", "3600"},
 		{{"validate", "--list", "--capacity-fraction", "nan"}, "--capacity-fraction", "0.95"},
 		{{"validate", "--list", "--capacity-fraction", "infinity"}, "--capacity-fraction", "0.95"},
 		{{"history", "--history-db", "/nonexistent/x.db", "--threshold", "nan"}, "--threshold", "1"},
-		{{"history", "--history-db", "/nonexistent/x.db", "--threshold", "-inf"}, "--threshold", "1"},
+		{{"history", "--history-db", "/nonexistent/x.db", "--threshold=-inf"}, "--threshold", "1"},
 	};
 	for (const auto &b : bad) {
 		const auto o = rdnactl(b.args);
-		INFO(b.args[2] << " " << b.args[3] << ": " << o.out);
+		INFO(b.args.back() << ": " << o.out);
 		CHECK(o.rc == 2);
 		CHECK(has(o.out, b.option));
 		CHECK(has(o.out, b.range));
@@ -229,7 +232,7 @@ TEST_CASE("an empty --history-db is an error, not the default location", "[cli][
 	for (const char *cmd : {"validate", "history"}) {
 		std::vector<std::string> args{cmd, "--history-db", ""};
 		if (std::string(cmd) == "validate")
-			args.insert(args.end(), {"--case", "selftest.pass"});
+			args.push_back("--list"); // records nothing even where "" were taken as the default
 		const auto o = rdnactl(args);
 		INFO(cmd << ": " << o.out);
 		CHECK(o.rc == 2);
