@@ -197,3 +197,17 @@ TEST_CASE("a case recorded twice in one run keeps the run and the worse result",
 	CHECK(runs[0].cases[0].status == Status::crash);
 	CHECK(runs[0].cases[1].name == "b");
 }
+
+TEST_CASE("machine values that are not UTF-8 do not fail the recording", "[history][utf8]")
+{
+	TempDb t;
+	History h(t.path);
+	RunInfo i = info("6.1");
+	i.amdgpu_params = {{"noretry", "1\xff"}};
+	i.devices = nlohmann::json::array({{{"gfx_target", "gfx\xfe"}}});
+	h.record(i, {result("a", Status::pass)});
+	const auto runs = h.runs();
+	REQUIRE(runs.size() == 1);
+	CHECK(runs[0].info.amdgpu_params["noretry"] == "1\xef\xbf\xbd");
+	CHECK(runs[0].info.devices[0]["gfx_target"] == "gfx\xef\xbf\xbd");
+}

@@ -34,6 +34,13 @@ std::runtime_error version_error(const std::string &path, int version)
 					      path, version, known));
 }
 
+// Machine-supplied values (sysfs parameters) as stored JSON text: bytes that
+// are not UTF-8 become U+FFFD instead of failing the recording.
+std::string stored_json(const nlohmann::json &j)
+{
+	return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
 } // namespace
 
 const std::vector<std::string> &history_migrations()
@@ -142,11 +149,11 @@ std::int64_t History::record(const RunInfo &run, const std::vector<CaseResult> &
 	ins.bind(4, run.api);
 	ins.bind(5, run.runtime_version);
 	ins.bind(6, run.driver_version);
-	ins.bind(7, run.amdgpu_params.dump());
-	ins.bind(8, run.rdnafix_params.dump());
+	ins.bind(7, stored_json(run.amdgpu_params));
+	ins.bind(8, stored_json(run.rdnafix_params));
 	ins.bind(9, run.rdnactl_version);
 	ins.bind(10, run.selection);
-	ins.bind(11, run.devices.dump());
+	ins.bind(11, stored_json(run.devices));
 	ins.exec();
 	const std::int64_t id = db_.getLastInsertRowid();
 	SQLite::Statement rc(db_, "INSERT INTO results (run_id, case_name, status, reason, gflops, gbs, max_abs, "
@@ -165,7 +172,7 @@ std::int64_t History::record(const RunInfo &run, const std::vector<CaseResult> &
 		io::sqlite::bind(rc, 8, c.max_rel);
 		io::sqlite::bind(rc, 9, c.rms_range);
 		io::sqlite::bind(rc, 10, c.seconds);
-		rc.bind(11, j.contains("kernel_log") ? j["kernel_log"].dump() : std::string("[]"));
+		rc.bind(11, j.contains("kernel_log") ? stored_json(j["kernel_log"]) : std::string("[]"));
 		rc.exec();
 		rc.reset();
 		rc.clearBindings();
