@@ -153,9 +153,9 @@ TEST_CASE("validate records history and `rdnactl history` lists it", "[cli][hist
 {
 	TempDir d;
 	const std::string db = d.path + "/sub/history.db";
-	auto o = rdnactl({"history", "--history-db", db});
-	REQUIRE(o.rc == 0);
-	REQUIRE(o.text.find("no validation history at") != std::string::npos);
+	auto o = rdnactl({"history", "--history-db", db}); // named but missing: an error, nothing created
+	REQUIRE(o.rc == 2);
+	REQUIRE(o.text.find("no history database at " + db) != std::string::npos);
 	o = rdnactl({"validate", "--case", "selftest.pass", "--history-db", db});
 	INFO(o.text);
 	REQUIRE(o.rc == 0);

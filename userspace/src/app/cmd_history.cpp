@@ -3,6 +3,7 @@
 #include <memory>
 
 #include "commands.hpp"
+#include "option_checks.hpp"
 #include "run.hpp"
 
 namespace rdnafix {
@@ -12,9 +13,10 @@ void add_history_command(CLI::App &app, int *rc)
 	auto o = std::make_shared<validate::HistoryOptions>();
 	auto *sub = app.add_subcommand("history", "List validation runs and flag regressions between kernel releases");
 	sub->add_flag("--json", o->json, "Print as JSON");
-	sub->add_option("--history-db", o->history_db, "History database (default as for validate)");
+	sub->add_option("--history-db", o->history_db, "History database (default as for validate)")
+		->check(non_empty("a database file"));
 	sub->add_option("--threshold", o->threshold, "Throughput drop that counts as a regression (default 0.10)")
-		->check(CLI::Range(0.0, 1.0));
+		->check(finite_range(0.0, 1.0));
 	sub->callback([o, rc] { *rc = validate::run_history(*o); });
 }
 

@@ -3,6 +3,7 @@
 #include <memory>
 
 #include "commands.hpp"
+#include "option_checks.hpp"
 #include "run.hpp"
 
 namespace rdnafix {
@@ -20,17 +21,18 @@ void add_validate_command(CLI::App &app, int *rc)
 	sub->add_flag("--list", o->list, "List the cases and exit");
 	sub->add_flag("--json", o->json, "Print the results as JSON");
 	sub->add_option("--timeout", o->timeout, "Seconds a case may run before SIGTERM (default 120)")
-		->check(CLI::Range(0.1, 86400.0));
+		->check(finite_range(0.1, 86400.0));
 	sub->add_option("--kill-grace", o->grace, "Seconds between SIGTERM and SIGKILL (default 5)")
-		->check(CLI::Range(0.0, 3600.0));
+		->check(finite_range(0.0, 3600.0));
 	sub->add_flag("--inject-error", o->inject, "Corrupt one output element of every conv2d case (must fail)");
 	sub->add_flag("--torch", o->torch, "Also run PyTorch F.conv2d on the GPU vs the CPU in a child python3");
 	sub->add_option("--capacity-fraction", o->capacity_fraction,
 			"Fraction of the reported device memory the capacity case allocates (0.01..0.95, default 0.5)")
-		->check(CLI::Range(0.01, 0.95));
+		->check(finite_range(0.01, 0.95));
 	sub->add_option("--history-db", o->history_db,
 			"History database (default: /var/lib/rdnafix/history.db "
-			"for root, else $XDG_STATE_HOME/rdnafix/history.db)");
+			"for root, else $XDG_STATE_HOME/rdnafix/history.db)")
+		->check(non_empty("a database file"));
 	sub->add_flag("--no-history", o->no_history, "Do not record this run");
 	sub->add_option("--device", o->device, "Device index (default 0)")->check(CLI::Range(0, 63));
 	sub->add_option("--api", o->api, "GPU runtime: hip or cuda (default: HIP, then CUDA)")

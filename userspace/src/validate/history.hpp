@@ -57,19 +57,33 @@ std::string default_history_path(unsigned uid, const char *xdg_state_home, const
 
 class History {
 public:
-	// Opens the database and migrates it to kHistorySchemaVersion.  Throws
-	// std::runtime_error (SQLite::Exception is one), also for a database newer
-	// than this rdnactl.
+	// For recording: opens (creating) the database and migrates it to
+	// kHistorySchemaVersion.  Throws std::runtime_error (SQLite::Exception is
+	// one) naming the file, also for a schema version outside
+	// 0..kHistorySchemaVersion (newer than this rdnactl, or damaged).
 	explicit History(const std::string &path);
+	// For listing: opens an existing database read-only; never creates,
+	// migrates or writes the file.  An older schema is read through a migrated
+	// in-memory copy.  Throws std::runtime_error naming the file (missing, not
+	// a database, schema version out of range).
+	static History open_read_only(const std::string &path);
+	// A case name that appears more than once in `cases` is stored once: the
+	// first failure among them, else the first result.
 	std::int64_t record(const RunInfo &run, const std::vector<CaseResult> &cases);
 	std::vector<StoredRun> runs(); // oldest first
 	SQLite::Database &db() { return db_; }
+	int schema_version() const { return file_version_; } // of the file, before any migration
 
 private:
+	History(SQLite::Database db, int file_version, bool read_only);
 	SQLite::Database db_;
+	int file_version_ = 0;
+	bool read_only_ = false;
 };
 
 // Brings `db` to kHistorySchemaVersion; returns the version it started at.
+// A version outside 0..kHistorySchemaVersion is refused (std::runtime_error
+// naming the file and the version) before anything is changed.
 int migrate_history(SQLite::Database &db);
 
 struct Regression {

@@ -21,6 +21,26 @@ SQLite::Database open_history(const std::string &path)
 	}
 }
 
+std::runtime_error version_error(const std::string &path, int version)
+{
+	const int known = kHistorySchemaVersion;
+	if (version < 0)
+		return std::runtime_error(fmt::format("history database {} has schema version {}, valid are 0..{}: the "
+						      "file is damaged or is not an rdnactl history database; move it "
+						      "aside or use another --history-db",
+						      path, version, known));
+	return std::runtime_error(fmt::format("history database {} has schema version {}, this rdnactl knows 0..{}: "
+					      "use a newer rdnactl or another --history-db",
+					      path, version, known));
+}
+
+// Machine-supplied values (sysfs parameters) as stored JSON text: bytes that
+// are not UTF-8 become U+FFFD instead of failing the recording.
+std::string stored_json(const nlohmann::json &j)
+{
+	return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
 } // namespace
 
 const std::vector<std::string> &history_migrations()
@@ -63,22 +83,61 @@ const std::vector<std::string> &history_migrations()
 
 int migrate_history(SQLite::Database &db)
 {
-	const int from = io::sqlite::user_version(db);
-	const auto &m = history_migrations();
-	if (from > int(m.size()))
-		throw std::runtime_error(fmt::format("history database has schema version {}, this rdnactl knows up "
-						     "to {}: use a newer rdnactl or another --history-db",
-						     from, m.size()));
-	return io::sqlite::migrate(db, m);
+	static_assert(kHistorySchemaVersion > 0);
+	if (history_migrations().size() != std::size_t(kHistorySchemaVersion))
+		throw std::logic_error("history: kHistorySchemaVersion and the migration list disagree");
+	try {
+		return io::sqlite::migrate(db, history_migrations());
+	} catch (const io::sqlite::SchemaVersionError &e) {
+		throw version_error(db.getFilename(), e.version());
+	}
+}
+
+History::History(SQLite::Database db, int file_version, bool read_only)
+    : db_(std::move(db)), file_version_(file_version), read_only_(read_only)
+{
 }
 
 History::History(const std::string &path) : db_(open_history(path))
 {
-	migrate_history(db_);
+	try {
+		file_version_ = migrate_history(db_);
+	} catch (const SQLite::Exception &e) {
+		throw std::runtime_error(fmt::format("cannot migrate history database {}: {}", path, e.what()));
+	}
+}
+
+History History::open_read_only(const std::string &path)
+{
+	try {
+		auto db = io::sqlite::open_read_only(path);
+		const int v = io::sqlite::user_version(db);
+		if (v < 0 || v > kHistorySchemaVersion)
+			throw version_error(path, v);
+		if (v == kHistorySchemaVersion)
+			return History(std::move(db), v, true);
+		auto mem = io::sqlite::copy_to_memory(db);
+		migrate_history(mem);
+		return History(std::move(mem), v, true);
+	} catch (const SQLite::Exception &e) {
+		throw std::runtime_error(fmt::format("cannot read history database {}: {}", path, e.what()));
+	}
 }
 
 std::int64_t History::record(const RunInfo &run, const std::vector<CaseResult> &cases)
 {
+	if (read_only_)
+		throw std::runtime_error("history database opened read-only");
+	// One row per case name (the primary key): a repeated case keeps its first failure.
+	std::vector<const CaseResult *> keep;
+	std::map<std::string, std::size_t> pos;
+	for (const auto &c : cases) {
+		auto [it, fresh] = pos.try_emplace(c.name, keep.size());
+		if (fresh)
+			keep.push_back(&c);
+		else if (is_failure(c.status) && !is_failure(keep[it->second]->status))
+			keep[it->second] = &c;
+	}
 	SQLite::Transaction tx(db_, SQLite::TransactionBehavior::IMMEDIATE);
 	SQLite::Statement ins(db_,
 			      "INSERT INTO runs (started_at, kernel_release, device, api, runtime_version, "
@@ -90,17 +149,18 @@ std::int64_t History::record(const RunInfo &run, const std::vector<CaseResult> &
 	ins.bind(4, run.api);
 	ins.bind(5, run.runtime_version);
 	ins.bind(6, run.driver_version);
-	ins.bind(7, run.amdgpu_params.dump());
-	ins.bind(8, run.rdnafix_params.dump());
+	ins.bind(7, stored_json(run.amdgpu_params));
+	ins.bind(8, stored_json(run.rdnafix_params));
 	ins.bind(9, run.rdnactl_version);
 	ins.bind(10, run.selection);
-	ins.bind(11, run.devices.dump());
+	ins.bind(11, stored_json(run.devices));
 	ins.exec();
 	const std::int64_t id = db_.getLastInsertRowid();
 	SQLite::Statement rc(db_, "INSERT INTO results (run_id, case_name, status, reason, gflops, gbs, max_abs, "
 				  "max_rel, rms_range, seconds, kernel_log) "
 				  "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)");
-	for (const auto &c : cases) {
+	for (const auto *cp : keep) {
+		const CaseResult &c = *cp;
 		const nlohmann::json j = c;
 		rc.bind(1, id);
 		rc.bind(2, c.name);
@@ -112,7 +172,7 @@ std::int64_t History::record(const RunInfo &run, const std::vector<CaseResult> &
 		io::sqlite::bind(rc, 8, c.max_rel);
 		io::sqlite::bind(rc, 9, c.rms_range);
 		io::sqlite::bind(rc, 10, c.seconds);
-		rc.bind(11, j.contains("kernel_log") ? j["kernel_log"].dump() : std::string("[]"));
+		rc.bind(11, j.contains("kernel_log") ? stored_json(j["kernel_log"]) : std::string("[]"));
 		rc.exec();
 		rc.reset();
 		rc.clearBindings();

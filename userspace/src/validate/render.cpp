@@ -49,9 +49,9 @@ std::string render_findings(const std::vector<CaseResult> &results)
 			}
 		}
 		if (is_failure(r.status) && !r.output_tail.empty()) {
-			std::string t = r.output_tail;
-			if (t.size() > 600)
-				t = "..." + t.substr(t.size() - 600);
+			std::string t = utf8_tail(r.output_tail, 600);
+			if (t.size() < r.output_tail.size())
+				t = "..." + t;
 			out += fmt::format("{}: last output of the case process:\n{}{}", r.name, t,
 					   t.ends_with('\n') ? "" : "\n");
 		}
@@ -93,6 +93,22 @@ nlohmann::json render_json(const RunInfo &run, const std::vector<CaseResult> &re
 		j["cases"].push_back(nlohmann::json(r));
 	j["exit_code"] = exit_code_for(results);
 	return j;
+}
+
+std::string json_text(const nlohmann::json &j)
+{
+	return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+}
+
+std::string utf8_tail(const std::string &s, std::size_t max)
+{
+	if (s.size() <= max)
+		return s;
+	std::size_t start = s.size() - max;
+	// Skip at most 3 continuation bytes (10xxxxxx) of a sequence cut in two.
+	for (int i = 0; i < 3 && start < s.size() && (static_cast<unsigned char>(s[start]) & 0xc0) == 0x80; ++i)
+		++start;
+	return s.substr(start);
 }
 
 std::string progress_line(std::size_t index, std::size_t total, const std::string &name)

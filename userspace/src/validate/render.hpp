@@ -18,6 +18,11 @@ std::string render_findings(const std::vector<CaseResult> &results);
 // 0 all ran cases passed (skips allowed), 1 any failed/crashed/hung/errored.
 int exit_code_for(const std::vector<CaseResult> &results);
 nlohmann::json render_json(const RunInfo &run, const std::vector<CaseResult> &results);
+// A JSON document as printed: indented, a trailing newline, and bytes that
+// are not UTF-8 replaced by U+FFFD instead of failing.
+std::string json_text(const nlohmann::json &j);
+// The last `max` bytes of `s` at most, starting on a UTF-8 sequence boundary.
+std::string utf8_tail(const std::string &s, std::size_t max);
 std::string progress_line(std::size_t index, std::size_t total, const std::string &name);
 
 std::string render_history(const std::vector<StoredRun> &runs, const std::vector<Regression> &regressions);

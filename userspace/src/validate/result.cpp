@@ -4,6 +4,8 @@
 
 #include <fmt/format.h>
 
+#include "core/text_safe.hpp"
+
 namespace rdnafix::validate {
 
 namespace {
@@ -15,6 +17,22 @@ void put_opt(nlohmann::json &j, const char *key, const std::optional<double> &v)
 {
 	if (v)
 		j[key] = *v;
+}
+
+// Machine-supplied text as a JSON string: valid UTF-8 whatever the bytes.
+std::string text(const std::string &s)
+{
+	return core::utf8_valid(s);
+}
+
+// A captured tail starts where the capture cut it: drop the continuation bytes
+// (10xxxxxx, at most 3) of a sequence cut in two, then make the rest valid.
+std::string tail_text(const std::string &s)
+{
+	std::size_t start = 0;
+	while (start < 3 && start < s.size() && (static_cast<unsigned char>(s[start]) & 0xc0) == 0x80)
+		++start;
+	return core::utf8_valid(std::string_view(s).substr(start));
 }
 
 std::optional<double> get_opt(const nlohmann::json &j, const char *key)
@@ -51,10 +69,10 @@ bool is_failure(Status s)
 void to_json(nlohmann::json &j, const CaseResult &r)
 {
 	j = nlohmann::json::object();
-	j["name"] = r.name;
+	j["name"] = text(r.name);
 	j["status"] = status_name(r.status);
 	if (!r.reason.empty())
-		j["reason"] = r.reason;
+		j["reason"] = text(r.reason);
 	put_opt(j, "max_abs", r.max_abs);
 	put_opt(j, "max_rel", r.max_rel);
 	put_opt(j, "rms_range", r.rms_range);
@@ -67,7 +85,7 @@ void to_json(nlohmann::json &j, const CaseResult &r)
 		auto &kl = j["kernel_log"];
 		kl = nlohmann::json::array();
 		for (const auto &e : r.kernel_log) {
-			nlohmann::json ev{{"kind", log_kind_name(e.kind)}, {"text", e.text}};
+			nlohmann::json ev{{"kind", log_kind_name(e.kind)}, {"text", text(e.text)}};
 			if (e.fault) {
 				const auto &f = *e.fault;
 				ev["decoded"] = {{"register", f.reg},
@@ -85,10 +103,10 @@ void to_json(nlohmann::json &j, const CaseResult &r)
 			kl.push_back(std::move(ev));
 		}
 		if (!r.kernel_log_note.empty())
-			j["kernel_log_note"] = r.kernel_log_note;
+			j["kernel_log_note"] = text(r.kernel_log_note);
 	}
 	if (!r.output_tail.empty())
-		j["output_tail"] = r.output_tail;
+		j["output_tail"] = tail_text(r.output_tail);
 }
 
 void from_json(const nlohmann::json &j, CaseResult &r)

@@ -25,6 +25,7 @@
 #include "protocol.hpp"
 #include "rdnafix_version.hpp"
 #include "render.hpp"
+#include "run_report.hpp"
 
 namespace rdnafix::validate {
 
@@ -86,7 +87,7 @@ CaseResult run_one(const CaseDef &c, const ValidateOptions &o)
 			r.reason = "python3 not found in PATH";
 			return r;
 		}
-		spec.args = torch_args(o.inject);
+		spec.args = torch_args(o.inject, o.device);
 	} else {
 		spec.exe = io::self_exe();
 		spec.args = child_args(CaseRequest{c.name, o.inject, o.capacity_fraction, o.device, o.api});
@@ -120,15 +121,12 @@ std::optional<int> probe_gpu(const ValidateOptions &o, RunInfo &run)
 	}
 	if (!reply) {
 		const auto r = classify_child("probe", out, spec.timeout_s);
-		std::fprintf(stderr, "rdnactl validate: probing the GPU runtime failed: %s\n%s", r.reason.c_str(),
-			     out.output_tail.c_str());
-		return 2;
+		return report_not_run(o, run, "probe_failed", "probing the GPU runtime failed: " + r.reason,
+				      out.output_tail);
 	}
-	if (reply->state != ProbeReply::State::ok) {
-		std::fprintf(stderr, "rdnactl validate: cannot run the GPU cases.\n%s\n",
-			     reply->report.empty() ? "(no report)" : reply->report.c_str());
-		return 2;
-	}
+	if (reply->state != ProbeReply::State::ok)
+		return report_not_run(o, run, probe_state_name(reply->state), "cannot run the GPU cases.",
+				      reply->report);
 	run.device = reply->device;
 	run.api = reply->api;
 	run.runtime_version = reply->runtime_version;
@@ -136,25 +134,6 @@ std::optional<int> probe_gpu(const ValidateOptions &o, RunInfo &run)
 	if (!o.json)
 		std::cout << reply->report << "\n";
 	return std::nullopt;
-}
-
-std::string record_history(const ValidateOptions &o, const RunInfo &run, const std::vector<CaseResult> &results)
-{
-	const std::string path = history_path(o.history_db);
-	try {
-		if (path.empty())
-			throw std::runtime_error("no history location: neither $XDG_STATE_HOME nor $HOME is set "
-						 "(use --history-db PATH)");
-		const auto dir = std::filesystem::path(path).parent_path();
-		if (!dir.empty())
-			std::filesystem::create_directories(dir);
-		History h(path);
-		const auto id = h.record(run, results);
-		return fmt::format("recorded as run {} in {}", id, path);
-	} catch (const std::exception &e) {
-		std::fprintf(stderr, "rdnactl validate: warning: history not recorded: %s\n", e.what());
-	}
-	return {};
 }
 
 } // namespace
@@ -214,15 +193,7 @@ int run_validate(const ValidateOptions &o)
 	if (tty)
 		std::cerr << "\r\033[K" << std::flush;
 
-	const std::string history_msg = o.no_history ? std::string() : record_history(o, run, results);
-	if (o.json) {
-		std::cout << render_json(run, results).dump(2) << "\n";
-	} else {
-		std::cout << render_table(results) << render_findings(results);
-		if (!history_msg.empty())
-			std::cout << history_msg << "\n";
-	}
-	return exit_code_for(results);
+	return finish_validate(o, run, results);
 }
 
 } // namespace rdnafix::validate

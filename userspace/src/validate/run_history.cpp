@@ -1,10 +1,12 @@
-// `rdnactl history`: read the history store, find regressions (pure), print.
+// `rdnactl history`: read the history store (read-only: the listing never
+// creates, migrates or writes the file), find regressions (pure), print.
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
 
 #include <fmt/format.h>
 
+#include "core/text_safe.hpp"
 #include "history.hpp"
 #include "render.hpp"
 #include "run.hpp"
@@ -19,24 +21,37 @@ int run_history(const HistoryOptions &o)
 				     "(use --history-db PATH)\n");
 		return 2;
 	}
-	if (!std::filesystem::exists(path)) {
+	std::error_code ec;
+	if (!std::filesystem::exists(path, ec) && !ec) {
+		if (!o.history_db.empty()) {
+			// A path the user named that is not there is likely a typo: say so.
+			std::cerr << "rdnactl history: no history database at " << core::terminal_safe(path)
+				  << " (--history-db names a file that does not exist; rdnactl validate creates it)\n";
+			return 2;
+		}
+		// The default location before the first recorded run: nothing to report.
 		if (o.json)
-			std::cout << render_history_json({}, {}).dump(2) << "\n";
+			std::cout << json_text(render_history_json({}, {}));
 		else
-			std::cout << fmt::format("no validation history at {} (rdnactl validate records one)\n", path);
+			std::cout << fmt::format("no validation history at {} (rdnactl validate records one)\n",
+						 core::terminal_safe(path));
 		return 0;
 	}
 	try {
-		History h(path);
+		auto h = History::open_read_only(path);
 		const auto runs = h.runs();
 		const auto regs = find_regressions(runs, o.threshold);
 		if (o.json)
-			std::cout << render_history_json(runs, regs).dump(2) << "\n";
+			std::cout << json_text(render_history_json(runs, regs));
 		else
 			std::cout << render_history(runs, regs);
 		return regs.empty() ? 0 : 1;
+	} catch (const SQLite::Exception &e) { // e.g. a table missing from a damaged file
+		std::cerr << "rdnactl history: cannot read history database " << core::terminal_safe(path) << ": "
+			  << core::terminal_safe(e.what()) << "\n";
+		return 2;
 	} catch (const std::exception &e) {
-		std::fprintf(stderr, "rdnactl history: %s\n", e.what());
+		std::cerr << "rdnactl history: " << core::terminal_safe(e.what()) << "\n";
 		return 2;
 	}
 }

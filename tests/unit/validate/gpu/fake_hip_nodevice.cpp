@@ -3,7 +3,20 @@
 // §2: hipInit and hipGetDeviceCount return 100 hipErrorNoDevice, the version
 // query still works).  Mock at the GPU boundary; the real runtime is tested
 // in tests/rocm/run.sh.
+// Built a second time with FAKE_DEVICE_COUNT: init succeeds and the count is
+// that (impossible) number, as a broken runtime or shim might report.
 extern "C" {
+#ifdef FAKE_DEVICE_COUNT
+int hipInit(unsigned)
+{
+	return 0;
+}
+int hipGetDeviceCount(int *n)
+{
+	*n = FAKE_DEVICE_COUNT;
+	return 0;
+}
+#else
 int hipInit(unsigned)
 {
 	return 100;
@@ -13,6 +26,7 @@ int hipGetDeviceCount(int *n)
 	*n = 0;
 	return 100;
 }
+#endif
 int hipRuntimeGetVersion(int *v)
 {
 	*v = 60443484;

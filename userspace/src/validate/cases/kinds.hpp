@@ -63,8 +63,9 @@ CaseResult judge_transfers(const CaseDef &c, const std::vector<gpu::TransferPoin
 // cuDNN) and on the CPU (float64) and reports error figures; rdnactl judges.
 std::vector<CaseDef> torch_cases();
 const std::string &torch_script(); // the embedded Python program
-// argv for the python child: python3 -c <script> <result fd> <shapes json> <inject 0|1>
-std::vector<std::string> torch_args(bool inject_error);
+// argv for the python child: python3 -c <script> <result fd> <shapes json> <inject 0|1> <device>
+// (`device` is --device: the torch.cuda device index the script runs on).
+std::vector<std::string> torch_args(bool inject_error, int device = 0);
 // The shapes the script runs (a subset of the conv cases), as JSON.
 nlohmann::json torch_shapes();
 // Pure: the verdict on what the script reported (status "measured" -> pass/fail by

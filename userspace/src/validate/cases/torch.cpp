@@ -35,7 +35,12 @@ if not torch.cuda.is_available():
 torch.backends.cudnn.allow_tf32 = False
 torch.backends.cuda.matmul.allow_tf32 = False
 shapes = json.loads(sys.argv[2]); inject = sys.argv[3] == "1"
-dev = torch.device("cuda")
+idx = int(sys.argv[4]) if len(sys.argv) > 4 else 0
+count = torch.cuda.device_count()
+if idx >= count:
+    emit({"status": "error", "reason": "--device %d: torch sees %d device(s) (valid: 0..%d)" % (idx, count, count - 1)})
+torch.cuda.set_device(idx)
+dev = torch.device("cuda", idx)
 g = torch.Generator().manual_seed(1234)
 worst = {"max_abs": 0.0, "max_rel": 0.0, "rms_range": 0.0}
 rows = []; total_flop = 0.0; total_ms = 0.0; nonfinite = 0
@@ -71,7 +76,7 @@ for sh in shapes:
 emit({"status": "error", "reason": "measured, not judged (rdnactl judges)", "max_abs": worst["max_abs"], "max_rel": worst["max_rel"], "rms_range": worst["rms_range"],
       "gflops": total_flop / total_ms / 1e6 if total_ms > 0 else None,
       "details": {"measured": True, "torch": torch.__version__, "hip": torch.version.hip, "cuda": torch.version.cuda,
-                  "device": torch.cuda.get_device_name(0), "nonfinite": nonfinite, "worst": worst, "rows": rows}})
+                  "device": torch.cuda.get_device_name(idx), "device_index": idx, "nonfinite": nonfinite, "worst": worst, "rows": rows}})
 )PY";
 	return s;
 }
@@ -101,9 +106,14 @@ nlohmann::json torch_shapes()
 	return a;
 }
 
-std::vector<std::string> torch_args(bool inject_error)
+std::vector<std::string> torch_args(bool inject_error, int device)
 {
-	return {"-c", torch_script(), std::to_string(io::kResultFd), torch_shapes().dump(), inject_error ? "1" : "0"};
+	return {"-c",
+		torch_script(),
+		std::to_string(io::kResultFd),
+		torch_shapes().dump(),
+		inject_error ? "1" : "0",
+		std::to_string(device)};
 }
 
 CaseResult judge_torch(const CaseResult &reported)

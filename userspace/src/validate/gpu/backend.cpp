@@ -181,6 +181,14 @@ ProbeResult probe(Api api, const SearchConfig &cfg)
 		classify(e, api == Api::hip ? "hipGetDeviceCount" : "cuDeviceGetCount");
 		return r;
 	}
+	if (n < 0 || n > kMaxDeviceCount) {
+		// Not a count: a broken runtime (or shim).  Never used as one.
+		r.state = ProbeState::init_failed;
+		r.init_error_name = std::string(api == Api::hip ? "hipGetDeviceCount" : "cuDeviceGetCount") +
+				    " returned an impossible device count " + std::to_string(n);
+		r.init_error_text = "a device count is 0.." + std::to_string(kMaxDeviceCount);
+		return r;
+	}
 	if (n == 0) {
 		r.state = ProbeState::runtime_no_device;
 		r.init_error_name = "device count 0";
@@ -231,7 +239,9 @@ std::string ProbeResult::describe() const
 		break;
 	case ProbeState::init_failed:
 		o << a << " runtime " << version_text(api, runtime_version) << " (" << runtime_path
-		  << ") failed to initialise: " << init_error_name << " = " << init_error;
+		  << ") failed to initialise: " << init_error_name;
+		if (init_error)
+			o << " = " << init_error;
 		if (!init_error_text.empty())
 			o << " (" << init_error_text << ")";
 		break;

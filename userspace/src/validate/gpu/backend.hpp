@@ -42,7 +42,7 @@ private:
 // Where to look.  Defaults come from the environment (from_environment());
 // tests build one by hand so nothing depends on the machine.
 struct SearchConfig {
-	std::optional<std::string> explicit_dir; // --gpu-lib-dir: searched first, alone if `only_explicit`
+	std::optional<std::string> explicit_dir; // searched first, alone if `only_explicit` (tests, tools)
 	bool only_explicit = false;
 	std::vector<std::string> rocm_paths;      // $ROCM_PATH, /opt/rocm, /opt/rocm-* (newest first)
 	std::vector<std::string> cuda_paths;      // $CUDA_PATH/$CUDA_HOME, /usr/local/cuda
@@ -105,6 +105,10 @@ struct ProbeResult {
 	// hipInit: 100 hipErrorNoDevice (no ROCm-capable device is detected)".
 	std::string describe() const;
 };
+
+// A device count above this (or below 0) from a runtime is a runtime error,
+// not a count.
+inline constexpr int kMaxDeviceCount = 1024;
 
 // Probe one API; never throws.  `cfg` decides where to look.
 ProbeResult probe(Api api, const SearchConfig &cfg);

@@ -1,12 +1,17 @@
 #include "loader.hpp"
 
 #include <dlfcn.h>
+#include <elf.h>
 
 #include <algorithm>
 #include <array>
+#include <bit>
+#include <cctype>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
+#include <fstream>
 #include <memory>
 #include <set>
 
@@ -50,12 +55,9 @@ DlHandle DlHandle::open(const std::string &what, const std::string &path, const 
 	void *h = dlopen(path.c_str(), RTLD_NOW | RTLD_NODELETE | (global ? RTLD_GLOBAL : RTLD_LOCAL));
 	if (!h) {
 		const char *e = dlerror();
-		a.detail = e ? e : "dlopen failed";
-		// dlerror() starts with the path again: drop it, and say "not found" plainly.
-		if (a.detail.rfind(path + ": ", 0) == 0)
-			a.detail.erase(0, path.size() + 2);
-		if (a.detail == "cannot open shared object file: No such file or directory")
-			a.detail = "not found";
+		a.detail =
+			describe_dlopen_error(path, e ? e : "dlopen failed",
+					      path.find('/') == std::string::npos ? std::string() : elf_mismatch(path));
 		log.push_back(std::move(a));
 		return {};
 	}
@@ -81,6 +83,105 @@ DlHandle DlHandle::open(const std::string &what, const std::string &path, const 
 		a.detail = std::string("found in ") + real;
 	log.push_back(std::move(a));
 	return handle;
+}
+
+namespace {
+
+constexpr const char kNoFile[] = "cannot open shared object file: No such file or directory";
+
+#if defined(__x86_64__)
+constexpr unsigned kHostMachine = EM_X86_64;
+#elif defined(__aarch64__)
+constexpr unsigned kHostMachine = EM_AARCH64;
+#elif defined(__powerpc64__)
+constexpr unsigned kHostMachine = EM_PPC64;
+#elif defined(__riscv)
+constexpr unsigned kHostMachine = EM_RISCV;
+#else
+constexpr unsigned kHostMachine = 0; // unknown: machine not compared
+#endif
+
+std::string machine_name(unsigned m)
+{
+	switch (m) {
+	case EM_386:
+		return "i386";
+	case EM_X86_64:
+		return "x86_64";
+	case EM_AARCH64:
+		return "aarch64";
+	case EM_ARM:
+		return "arm";
+	case EM_PPC64:
+		return "ppc64";
+	case EM_RISCV:
+		return "riscv";
+	case EM_S390:
+		return "s390";
+	default:
+		return "machine " + std::to_string(m);
+	}
+}
+
+} // namespace
+
+std::string elf_mismatch(const std::string &path)
+{
+	std::ifstream f(path, std::ios::binary);
+	unsigned char h[EI_NIDENT + 4] = {};
+	if (!f)
+		return {};
+	f.read(reinterpret_cast<char *>(h), sizeof h);
+	const auto n = std::size_t(f.gcount());
+	if (n < SELFMAG || std::memcmp(h, ELFMAG, SELFMAG) != 0) {
+		bool text = n > 0;
+		for (std::size_t i = 0; i < n; ++i)
+			text = text && (std::isprint(h[i]) || std::isspace(h[i]));
+		if (n == 0)
+			return "not an ELF file (empty)";
+		return text ? "not an ELF file (text: a linker script or a stub?)" : "not an ELF file";
+	}
+	if (n < sizeof h)
+		return "not an ELF file (truncated header)";
+	const int want_class = sizeof(void *) == 8 ? ELFCLASS64 : ELFCLASS32;
+	if (h[EI_CLASS] != want_class)
+		return h[EI_CLASS] == ELFCLASS32   ? "a 32-bit ELF (ELFCLASS32); rdnactl is 64-bit"
+		       : h[EI_CLASS] == ELFCLASS64 ? "a 64-bit ELF (ELFCLASS64); rdnactl is 32-bit"
+						   : "an ELF of unknown class " + std::to_string(h[EI_CLASS]);
+	const bool le = h[EI_DATA] == ELFDATA2LSB;
+	const unsigned machine = le ? unsigned(h[18] | h[19] << 8) : unsigned(h[18] << 8 | h[19]);
+	if (kHostMachine && machine != kHostMachine)
+		return "an ELF for " + machine_name(machine) + " (e_machine " + std::to_string(machine) +
+		       "); rdnactl runs on " + machine_name(kHostMachine);
+	const bool host_le = std::endian::native == std::endian::little;
+	if (le != host_le)
+		return std::string("an ELF of the other byte order (") + (le ? "little" : "big") + "-endian)";
+	return {};
+}
+
+std::string describe_dlopen_error(const std::string &path, std::string err, const std::string &mismatch)
+{
+	// dlerror() starts with the path again: drop it.
+	if (err.rfind(path + ": ", 0) == 0)
+		err.erase(0, path.size() + 2);
+	if (err == kNoFile)
+		return mismatch.empty() ? "not found" : "cannot be loaded: " + mismatch;
+	if (err.rfind("wrong ELF class: ", 0) == 0)
+		return "cannot be loaded: " + (mismatch.empty() ? err : mismatch) + " (" + err + ")";
+	if (err == "invalid ELF header" || err == "file too short")
+		return "cannot be loaded: " + (mismatch.empty() ? std::string("not an ELF shared library") : mismatch) +
+		       " (" + err + ")";
+	if (err.find("Permission denied") != std::string::npos)
+		return "cannot be read: permission denied (" + err + ")";
+	if (err.rfind("undefined symbol: ", 0) == 0 || err.find(": undefined symbol: ") != std::string::npos)
+		return "cannot be loaded: " + err + " (a library it depends on is of another version)";
+	// "libhsa-runtime64.so.1: cannot open shared object file: No such file or directory":
+	// the library is there, one it depends on is not.
+	if (const auto pos = err.find(std::string(": ") + kNoFile); pos != std::string::npos && pos > 0)
+		return "cannot be loaded: it needs " + err.substr(0, pos) + ", which is not found";
+	if (!mismatch.empty())
+		return "cannot be loaded: " + mismatch + " (" + err + ")";
+	return err;
 }
 
 std::string dir_of(const std::string &path)

@@ -44,6 +44,17 @@ std::vector<std::string> comgr_candidates(const SearchConfig &cfg, const std::st
 
 std::string dir_of(const std::string &path); // "" for a bare soname
 
+// What the first bytes of the file at `path` say when they explain a failed
+// dlopen: "" when it cannot be read or is an ELF this process can load, else
+// e.g. "not an ELF file (text: a linker script?)", "a 32-bit ELF
+// (ELFCLASS32); rdnactl is 64-bit", "an ELF for aarch64 (e_machine 183);
+// rdnactl runs on x86_64".
+std::string elf_mismatch(const std::string &path);
+// Pure: the words for a failed dlopen of `path`, from dlerror()'s text and
+// elf_mismatch(path).  glibc says "No such file or directory" also for an ELF
+// of another architecture; only a file that is not there is "not found".
+std::string describe_dlopen_error(const std::string &path, std::string err, const std::string &mismatch);
+
 // Entry points each library must export (the loader refuses a library that
 // lacks one and says which).
 const std::vector<std::string> &hip_runtime_symbols();
