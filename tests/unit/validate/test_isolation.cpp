@@ -128,3 +128,26 @@ TEST_CASE("classify_child: a reported pass with a non-zero exit is not a pass", 
 	o.result = R"({"status":"great"})";
 	REQUIRE(classify_child("c", o, 10).reason.find("'great' is not one of") != std::string::npos);
 }
+
+TEST_CASE("a child that writes an endless result is killed at the cap; rdnactl keeps at most the cap", "[isolation]")
+{
+	// 32 MiB on the result pipe, then no end: before the cap rdnactl held all of it until the timeout.
+	ChildSpec spec{"/bin/sh", {"-c", "head -c 33554432 /dev/zero >&3; sleep 60"}, 20, 1};
+	const auto o = run_child(spec);
+	REQUIRE(o.result.size() <= rdnafix::io::kResultCapBytes);
+	REQUIRE(o.result_over_cap);
+	REQUIRE(o.seconds < 10);
+	REQUIRE_FALSE(o.timed_out);
+	const auto r = classify_child("x", o, 20);
+	REQUIRE(r.status == Status::error);
+	REQUIRE(r.reason.find("more than 1048576 bytes of result") != std::string::npos);
+}
+
+TEST_CASE("a one-shot case child's reply with text that is not UTF-8 is made valid, not a crash", "[isolation]")
+{
+	const auto r = run_case("selftest.non-utf8");
+	INFO(r.reason << r.output_tail);
+	REQUIRE(r.status == Status::fail);
+	REQUIRE(r.reason == "a reason with \xef\xbf\xbd( invalid bytes \xef\xbf\xbd");
+	REQUIRE(r.output_tail.find("output \xef\xbf\xbd\xef\xbf\xbd not UTF-8") != std::string::npos);
+}

@@ -19,13 +19,15 @@ bool is_child_invocation(int argc, char **argv)
 int child_main(int argc, char **argv)
 {
 	if (argc != 4) {
-		std::fprintf(stderr, "rdnactl: %s is internal: %s <case|probe> <request JSON>\n", validate::kChildVerb,
-			     validate::kChildVerb);
+		std::fprintf(stderr, "rdnactl: %s is internal: %s <case|probe|worker> <request JSON>\n",
+			     validate::kChildVerb, validate::kChildVerb);
 		return 2;
 	}
 	const std::string_view what = argv[2];
+	if (what == "worker")
+		return validate::worker_child_main(); // requests arrive on fd 0 (protocol.hpp)
 	if (what != "case" && what != "probe") {
-		std::fprintf(stderr, "rdnactl: unknown internal child '%s' (case, probe)\n", argv[2]);
+		std::fprintf(stderr, "rdnactl: unknown internal child '%s' (case, probe, worker)\n", argv[2]);
 		return 2;
 	}
 	nlohmann::json request;

@@ -1,7 +1,7 @@
 #pragma once
 // The entry of rdnactl's internal child processes, apart from the user's
 // command line: main() hands argv to child_main() when argv[1] is "__child",
-// before CLI11 sees it.  Form: rdnactl __child <case|probe> <request JSON>
+// before CLI11 sees it.  Form: rdnactl __child <case|probe|worker> <request JSON>
 // (validate/protocol.hpp).
 namespace rdnafix {
 

@@ -4,6 +4,8 @@
 // run_child() starts `exe args...` in its own process group with a result
 // pipe on fd 3 (kResultFd) and stdout+stderr on a second pipe, waits at most
 // `timeout_s`, then sends SIGTERM to the group, waits `grace_s`, then SIGKILL.
+// The child dies with rdnactl (PR_SET_PDEATHSIG, io/child_spawn.hpp); of its
+// result at most result_cap_bytes are kept, a child that writes more is killed.
 // run_in_fork() forks the calling process and runs a function in the child
 // (for code that may abort or crash the process, e.g. a run-time compiler);
 // what the function returns comes back through a pipe.  Both report what
@@ -14,10 +16,9 @@
 #include <string_view>
 #include <vector>
 
-namespace rdnafix::io {
+#include "io/child_spawn.hpp"
 
-// The descriptor on which a child started by run_child() writes its result.
-inline constexpr int kResultFd = 3;
+namespace rdnafix::io {
 
 struct ChildSpec {
 	std::string exe;               // absolute path (e.g. self_exe())
@@ -25,6 +26,7 @@ struct ChildSpec {
 	double timeout_s = 120;
 	double grace_s = 5;
 	std::size_t output_tail_bytes = 4096;
+	std::size_t result_cap_bytes = kResultCapBytes;
 };
 
 struct ChildOutcome {
@@ -34,17 +36,18 @@ struct ChildOutcome {
 	int exit_code = 0;
 	bool signaled = false;
 	int signal = 0;
-	bool timed_out = false;   // the watchdog fired
-	bool needed_kill = false; // SIGTERM was not enough (run_child only)
-	std::string result;       // everything written to the result channel (fd 3 / the fork pipe)
-	std::string output_tail;  // last output_tail_bytes of stdout+stderr (run_child only)
+	bool timed_out = false;       // the watchdog fired
+	bool needed_kill = false;     // SIGTERM was not enough (run_child only)
+	bool result_over_cap = false; // wrote more than result_cap_bytes: killed, result holds the first bytes
+	std::string result;           // everything written to the result channel (fd 3 / the fork pipe)
+	std::string output_tail;      // last output_tail_bytes of stdout+stderr (run_child only)
 	double seconds = 0;
 };
 
 // Never throws for a child that misbehaves: a crash, a hang or a failed exec
-// is described in the outcome.  While the child runs, SIGINT/SIGTERM/SIGHUP
-// to this process kill the child's group first, then this process dies of the
-// same signal.
+// is described in the outcome.  While the child runs, SIGINT/SIGTERM/SIGHUP/
+// SIGQUIT to this process kill the child's group first, then this process dies
+// of the same signal.
 ChildOutcome run_child(const ChildSpec &spec);
 
 // Forks; the child resets the crash signals (SIGSEGV, SIGABRT, SIGBUS, SIGILL,

@@ -4,6 +4,8 @@
 
 #include <fmt/format.h>
 
+#include "core/text_safe.hpp"
+
 namespace rdnafix::validate {
 
 CaseResult classify_child(const std::string &name, const io::ChildOutcome &o, double timeout_s)
@@ -11,7 +13,8 @@ CaseResult classify_child(const std::string &name, const io::ChildOutcome &o, do
 	CaseResult r;
 	r.name = name;
 	r.seconds = o.seconds;
-	r.output_tail = o.output_tail;
+	// The output tail was cut at a byte count and holds whatever the child printed.
+	r.output_tail = core::utf8_valid(o.output_tail);
 	if (!o.started) {
 		r.status = Status::error;
 		r.reason = "could not start the case child: " + o.start_error;
@@ -20,6 +23,12 @@ CaseResult classify_child(const std::string &name, const io::ChildOutcome &o, do
 	// The child's own report, when it is usable, carries the figures.
 	std::string parse_error;
 	std::optional<CaseResult> reported;
+	if (o.result_over_cap) {
+		r.status = Status::error;
+		r.reason = fmt::format("the case process wrote more than {} bytes of result and was killed",
+				       io::kResultCapBytes);
+		return r;
+	}
 	if (!o.result.empty()) {
 		try {
 			reported = nlohmann::json::parse(o.result).get<CaseResult>();
@@ -57,9 +66,11 @@ CaseResult classify_child(const std::string &name, const io::ChildOutcome &o, do
 		r.reason = o.result.empty()
 				   ? fmt::format("the case process exited with status {} without writing a result",
 						 o.exit_code)
-				   : fmt::format("the case process exited with status {} and wrote an unusable result "
-						 "({}): '{}'",
-						 o.exit_code, parse_error, o.result.substr(0, 80));
+				   : fmt::format(
+					     "the case process exited with status {} and wrote an unusable result "
+					     "({}): '{}'",
+					     o.exit_code, core::utf8_valid(parse_error),
+					     core::utf8_valid(o.result.substr(0, core::utf8_prefix_len(o.result, 80))));
 		return r;
 	}
 	if (o.exit_code != 0 && r.status == Status::pass) {

@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "core/text_safe.hpp"
 #include "io/child_runner.hpp"
 
 namespace rdnafix::validate {
@@ -39,7 +40,8 @@ void to_json(nlohmann::json &j, const CaseRequest &r)
 	     {"inject_error", r.inject_error},
 	     {"capacity_fraction", r.capacity_fraction},
 	     {"device", r.device},
-	     {"api", r.api}};
+	     {"api", r.api},
+	     {"quick", r.quick}};
 }
 
 void from_json(const nlohmann::json &j, CaseRequest &r)
@@ -53,6 +55,7 @@ void from_json(const nlohmann::json &j, CaseRequest &r)
 	r.capacity_fraction = j.value("capacity_fraction", 0.5);
 	r.device = j.value("device", 0);
 	r.api = j.value("api", std::string());
+	r.quick = j.value("quick", false);
 }
 
 void to_json(nlohmann::json &j, const ProbeRequest &r)
@@ -107,8 +110,57 @@ std::vector<std::string> child_args(const ProbeRequest &r)
 	return {kChildVerb, "probe", nlohmann::json(r).dump()};
 }
 
-void send_reply(const nlohmann::json &reply)
+std::vector<std::string> worker_args()
 {
+	return {kChildVerb, "worker", "{}"};
+}
+
+std::string worker_request(const CaseRequest &r)
+{
+	nlohmann::json j = {{"case", r}};
+	make_utf8_valid(j);
+	return j.dump();
+}
+
+std::string worker_request(const ProbeRequest &r)
+{
+	nlohmann::json j = {{"probe", r}};
+	make_utf8_valid(j);
+	return j.dump();
+}
+
+WorkerRequest parse_worker_request(std::string_view line)
+{
+	const auto j = nlohmann::json::parse(line);
+	require_object(j, "worker request");
+	if (j.size() == 1 && j.contains("case"))
+		return j["case"].get<CaseRequest>();
+	if (j.size() == 1 && j.contains("probe"))
+		return j["probe"].get<ProbeRequest>();
+	throw std::runtime_error("worker request: expected one field, 'case' or 'probe'");
+}
+
+void make_utf8_valid(nlohmann::json &j)
+{
+	if (j.is_string()) {
+		auto &s = j.get_ref<std::string &>();
+		s = core::utf8_valid(s);
+	} else if (j.is_array()) {
+		for (auto &e : j)
+			make_utf8_valid(e);
+	} else if (j.is_object()) {
+		nlohmann::json fixed = nlohmann::json::object();
+		for (auto it = j.begin(); it != j.end(); ++it) {
+			make_utf8_valid(it.value());
+			fixed[core::utf8_valid(it.key())] = std::move(it.value());
+		}
+		j = std::move(fixed);
+	}
+}
+
+void send_reply(nlohmann::json reply)
+{
+	make_utf8_valid(reply);
 	io::write_all(io::kResultFd, reply.dump());
 }
 

@@ -1,7 +1,7 @@
 // `rdnactl validate`: orchestration.  The decisions live in the pure parts
 // (each kind's judge in cases/, classify_child, render, find_regressions);
-// this file wires them to child processes (io::run_child), the kernel log,
-// the history store and stdout.
+// this file wires them to the case runner (worker.hpp: one worker process,
+// per-case deadlines, output and kernel log), the history store and stdout.
 #include "run.hpp"
 
 #include <algorithm>
@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <iostream>
 #include <optional>
+#include <string_view>
 
 #include <unistd.h>
 
@@ -20,34 +21,16 @@
 #include "history.hpp"
 #include "io/child_runner.hpp"
 #include "isolation.hpp"
-#include "kmsg.hpp"
 #include "machine_info.hpp"
 #include "protocol.hpp"
 #include "rdnafix_version.hpp"
 #include "render.hpp"
 #include "run_report.hpp"
+#include "worker.hpp"
 
 namespace rdnafix::validate {
 
 namespace {
-
-std::string find_in_path(const std::string &prog)
-{
-	const char *path = std::getenv("PATH");
-	std::string p = path ? path : "/usr/local/bin:/usr/bin:/bin";
-	std::size_t start = 0;
-	while (start <= p.size()) {
-		const auto end = p.find(':', start);
-		const std::string dir = p.substr(start, end == std::string::npos ? std::string::npos : end - start);
-		const std::string cand = (dir.empty() ? "." : dir) + "/" + prog;
-		if (::access(cand.c_str(), X_OK) == 0)
-			return cand;
-		if (end == std::string::npos)
-			break;
-		start = end + 1;
-	}
-	return {};
-}
 
 std::string utc_now_iso()
 {
@@ -73,45 +56,12 @@ int list_cases()
 	return 0;
 }
 
-CaseResult run_one(const CaseDef &c, const ValidateOptions &o)
+// Probes the GPU runtime in the case worker (loading it may crash or hang) and
+// records what it found in `run`; nullopt when the GPU cases can run, else the exit code.
+std::optional<int> probe_gpu(const ValidateOptions &o, RunInfo &run, CaseRunner &runner)
 {
-	io::ChildSpec spec;
-	spec.timeout_s = o.timeout;
-	spec.grace_s = o.grace;
-	if (c.kind == CaseKind::torch) {
-		spec.exe = find_in_path("python3");
-		if (spec.exe.empty()) {
-			CaseResult r;
-			r.name = c.name;
-			r.status = Status::skip;
-			r.reason = "python3 not found in PATH";
-			return r;
-		}
-		spec.args = torch_args(o.inject, o.device);
-	} else {
-		spec.exe = io::self_exe();
-		spec.args = child_args(CaseRequest{c.name, o.inject, o.capacity_fraction, o.device, o.api});
-	}
-	KmsgWatch watch;
-	const io::ChildOutcome out = io::run_child(spec);
-	CaseResult r = classify_child(c.name, out, o.timeout);
-	if (c.kind == CaseKind::torch)
-		r = judge_torch(r);
-	std::vector<std::string> lines;
-	for (auto &rec : watch.read_new())
-		lines.push_back(std::move(rec.message));
-	r.kernel_log = extract_events(lines);
-	if (!watch.note().empty())
-		r.kernel_log_note = watch.note();
-	return r;
-}
-
-// Probes the GPU runtime in a child (loading it may crash or hang) and records
-// what it found in `run`; nullopt when the GPU cases can run, else the exit code.
-std::optional<int> probe_gpu(const ValidateOptions &o, RunInfo &run)
-{
-	const io::ChildSpec spec{io::self_exe(), child_args(ProbeRequest{o.api}), std::min(o.timeout, 120.0), o.grace};
-	const auto out = io::run_child(spec);
+	const double timeout_s = std::min(o.timeout, 120.0);
+	const auto out = runner.probe(ProbeRequest{o.api}, timeout_s);
 	std::optional<ProbeReply> reply;
 	if (out.exited && out.exit_code == 0) {
 		try {
@@ -120,7 +70,7 @@ std::optional<int> probe_gpu(const ValidateOptions &o, RunInfo &run)
 		}
 	}
 	if (!reply) {
-		const auto r = classify_child("probe", out, spec.timeout_s);
+		const auto r = classify_child("probe", out, timeout_s);
 		return report_not_run(o, run, "probe_failed", "probing the GPU runtime failed: " + r.reason,
 				      out.output_tail);
 	}
@@ -179,17 +129,22 @@ int run_validate(const ValidateOptions &o)
 	bool gpu = false;
 	for (const auto *c : cases)
 		gpu = gpu || needs_gpu(c->kind);
+	CaseRunner runner(o, io::self_exe());
 	if (gpu)
-		if (const auto rc = probe_gpu(o, run))
+		if (const auto rc = probe_gpu(o, run, runner))
 			return *rc;
 
-	const bool tty = !o.json && ::isatty(STDERR_FILENO);
+	// the progress line rewrites itself with \r and an erase sequence: only on a
+	// terminal that understands it
+	const char *term = std::getenv("TERM");
+	const bool tty = !o.json && ::isatty(STDERR_FILENO) && !(term && std::string_view(term) == "dumb");
 	std::vector<CaseResult> results;
 	for (std::size_t i = 0; i < cases.size(); ++i) {
 		if (tty)
 			std::cerr << progress_line(i, cases.size(), cases[i]->name) << std::flush;
-		results.push_back(run_one(*cases[i], o));
+		results.push_back(runner.run(*cases[i]));
 	}
+	runner.stop();
 	if (tty)
 		std::cerr << "\r\033[K" << std::flush;
 

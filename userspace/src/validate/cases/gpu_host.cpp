@@ -1,7 +1,9 @@
-// The host half of the GPU cases, run inside the case (or probe) child: opens
-// the GPU session (gpu/), runs the kind's GPU half, and hands the figures to
-// the kind's judge (cases/<kind>.cpp).  Built with the GPU backend; without it
-// gpu_host_none.cpp stands in.
+// The host half of the GPU cases, run inside the case worker (or probe) child:
+// opens the GPU session (gpu/) once per process and keeps it for the next
+// case with the same API and device, runs the kind's GPU half, and hands the
+// figures to the kind's judge (cases/<kind>.cpp).  A case that ends in a GPU
+// error drops the session (the runner also starts a fresh worker after it).
+// Built with the GPU backend; without it gpu_host_none.cpp stands in.
 #include <fmt/format.h>
 
 #include "cases/kinds.hpp"
@@ -11,6 +13,10 @@ namespace rdnafix::validate {
 namespace g = rdnafix::gpu;
 
 namespace {
+
+// One session per process: the worker runs every GPU case of a run in it.
+std::unique_ptr<g::Session> g_session;
+std::pair<std::string, int> opened_for;
 
 std::optional<g::Api> api_from(const std::string &s)
 {
@@ -109,10 +115,10 @@ CaseResult capacity_case(g::Session &s, const CaseDef &c, const CaseRequest &req
 	return r;
 }
 
-CaseResult transfer_case(g::Session &s, const CaseDef &c)
+CaseResult transfer_case(g::Session &s, const CaseDef &c, const CaseRequest &req)
 {
 	const auto pts =
-		g::run_transfers(s, transfer_sizes(true), c.pinned ? MemKind::host_coherent : MemKind::pageable);
+		g::run_transfers(s, transfer_sizes(!req.quick), c.pinned ? MemKind::host_coherent : MemKind::pageable);
 	CaseResult r = judge_transfers(c, pts);
 	nlohmann::json rows = nlohmann::json::array();
 	for (const auto &p : pts)
@@ -129,17 +135,26 @@ bool gpu_backend_built()
 	return true;
 }
 
+void release_gpu_session()
+{
+	g_session.reset();
+}
+
 CaseResult run_gpu_case(const CaseDef &c, const CaseRequest &req)
 {
 	g::SessionOptions so;
 	so.api = api_from(req.api);
 	so.device = req.device;
 	so.search = g::SearchConfig::from_environment(true);
-	std::vector<g::ProbeResult> probes;
+	auto &s = g_session;
 	CaseResult r;
 	r.name = c.name;
 	try {
-		auto s = g::Session::open(so, &probes);
+		if (!s || opened_for != std::pair(req.api, req.device)) {
+			s.reset();
+			s = g::Session::open(so, nullptr);
+			opened_for = {req.api, req.device};
+		}
 		switch (c.kind) {
 		case CaseKind::conv2d:
 			return conv_case(*s, c, req);
@@ -148,13 +163,14 @@ CaseResult run_gpu_case(const CaseDef &c, const CaseRequest &req)
 		case CaseKind::capacity:
 			return capacity_case(*s, c, req);
 		case CaseKind::transfers:
-			return transfer_case(*s, c);
+			return transfer_case(*s, c, req);
 		default:
 			break;
 		}
 		r.status = Status::error;
 		r.reason = "not a GPU case";
 	} catch (const g::GpuError &e) {
+		s.reset();
 		r.status = Status::error;
 		r.reason = e.what();
 	}

@@ -9,6 +9,8 @@ bool gpu_backend_built()
 	return false;
 }
 
+void release_gpu_session() {}
+
 CaseResult run_gpu_case(const CaseDef &c, const CaseRequest &)
 {
 	CaseResult r;

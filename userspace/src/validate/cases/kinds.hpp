@@ -85,8 +85,11 @@ CaseResult cpu_conv_selfcheck(const CaseDef &c, bool inject_error);
 
 // ---------------------------------------------------------------- GPU host half (cases/gpu_host*.cpp)
 bool gpu_backend_built();
-// Inside the case child: opens the session, runs the kind's GPU half, judges.
+// Inside the case child: opens the session (kept for the next case of the
+// same API and device), runs the kind's GPU half, judges.
 CaseResult run_gpu_case(const CaseDef &c, const CaseRequest &req);
+// Closes the kept session (before the process exits, while the runtime is intact).
+void release_gpu_session();
 // Inside the probe child.
 ProbeReply run_gpu_probe(const ProbeRequest &req);
 

@@ -1,13 +1,15 @@
 // The selftest kind: hidden cases (only by --case) that test rdnactl itself
 // without a GPU.  selftest.pass / selftest.fail run a CPU conv2d judged like
 // a GPU one; the others make the case child crash, abort, hang, ignore
-// SIGTERM, write garbage, exit silently, or write one marked fault line to the
-// kernel log, so that the isolation and kernel-log capture are tested end to end.
+// SIGTERM, write garbage, exit silently, write a result far over the cap,
+// write text that is not UTF-8, or write one marked fault line to the kernel
+// log, so that the isolation and kernel-log capture are tested end to end.
 #include <cerrno>
 #include <chrono>
 #include <cmath>
 #include <csignal>
 #include <cstdlib>
+#include <cstdio>
 #include <cstring>
 #include <thread>
 
@@ -51,8 +53,8 @@ CaseResult write_kmsg_line(const CaseDef &c)
 std::vector<CaseDef> selftest_cases()
 {
 	std::vector<CaseDef> v;
-	for (const char *st :
-	     {"pass", "fail", "segv", "abort", "hang", "hang-ignore-term", "garbage", "silent-exit", "kmsg"}) {
+	for (const char *st : {"pass", "fail", "segv", "abort", "hang", "hang-ignore-term", "garbage", "silent-exit",
+			       "kmsg", "big-result", "non-utf8"}) {
 		CaseDef c;
 		c.name = fmt::format("selftest.{}", st);
 		c.kind = CaseKind::selftest;
@@ -133,6 +135,22 @@ int selftest_child_main(const CaseDef &c, bool inject_error)
 	}
 	if (what == "silent-exit")
 		return 3;
+	if (what == "big-result") { // 32 MiB of result that never ends a reply, then no end at all
+		const std::string chunk(1 << 16, '[');
+		for (int i = 0; i < 512; ++i)
+			if (!io::write_all(io::kResultFd, chunk))
+				return 1;
+		sleep_forever();
+	}
+	if (what == "non-utf8") { // bytes a runtime may print or report: not UTF-8
+		std::fputs("output \xff\xfe not UTF-8, cut inside \xe2\x82", stderr);
+		CaseResult r;
+		r.name = c.name;
+		r.status = Status::fail;
+		r.reason = "a reason with \xc3\x28 invalid bytes \xff";
+		send_reply(r);
+		return 0;
+	}
 	CaseResult r = what == "kmsg" ? write_kmsg_line(c) : cpu_conv_selfcheck(c, inject_error || what == "fail");
 	r.name = c.name;
 	send_reply(r);

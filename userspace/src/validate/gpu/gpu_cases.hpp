@@ -45,14 +45,16 @@ private:
 	Session() = default;
 	std::unique_ptr<Backend> be_;
 	std::unique_ptr<Rtc> rtc_;
-	CompileResult compiled_;
-	Module mod_;
+	CompileResult compiled_; // of all parts: code concatenated, from_cache if every part was
+	std::vector<Module> mods_;
 	std::vector<Function> fns_;
 	friend struct SessionAccess;
 };
 
 // All kernel names in the embedded source (compile() checks every one).
 const std::vector<std::string> &validation_kernel_names();
+// Which compile part (-DRDNA_PART=n, kernels/00-prelude.cu) holds kernel `name`.
+int kernel_part(const std::string &name);
 // The embedded kernel source text (kernels/*.cu in file-name order).
 const std::string &validation_kernel_source();
 

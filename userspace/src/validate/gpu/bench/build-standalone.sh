@@ -2,7 +2,7 @@
 # Build rdnafix-gpu-bench and rtc_check without CMake (for a machine that only
 # has g++, e.g. the GPU benchmark host).  Usage: build-standalone.sh OUTDIR
 # Sources: the GPU backend (gpu/), the validate model it shares with the host
-# half (validate/model.cpp) and the child runner (io/child_runner.cpp).
+# half (validate/model.cpp) and the child runner (io/child_runner.cpp, io/child_spawn.cpp).
 set -euo pipefail
 GPU=$(cd "$(dirname "$0")/.." && pwd)
 SRC=$(cd "$GPU/../.." && pwd)
@@ -25,11 +25,12 @@ for f in "${units[@]}"; do
 done
 $CXX $FLAGS -c -o "$OUT/model.o" "$SRC/validate/model.cpp" & pids+=($!)
 $CXX $FLAGS -c -o "$OUT/child_runner.o" "$SRC/io/child_runner.cpp" & pids+=($!)
+$CXX $FLAGS -c -o "$OUT/child_spawn.o" "$SRC/io/child_spawn.cpp" & pids+=($!)
 $CXX $FLAGS -c -o "$OUT/kernel_source.o" "$OUT/kernel_source.cpp" & pids+=($!)
 $CXX $FLAGS -c -o "$OUT/gpu_bench.o" "$GPU/bench/gpu_bench.cpp" & pids+=($!)
 for p in "${pids[@]}"; do wait "$p"; done
 objs=()
-for f in "${units[@]}" model child_runner kernel_source; do objs+=("$OUT/$f.o"); done
+for f in "${units[@]}" model child_runner child_spawn kernel_source; do objs+=("$OUT/$f.o"); done
 $CXX -o "$OUT/rdnafix-gpu-bench" "${objs[@]}" "$OUT/gpu_bench.o" -ldl
 if [ -f "$SRC/../../tests/rocm/rtc_check.cpp" ]; then
 	$CXX $FLAGS -o "$OUT/rtc_check" "$SRC/../../tests/rocm/rtc_check.cpp" "${objs[@]}" -ldl

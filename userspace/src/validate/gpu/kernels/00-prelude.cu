@@ -31,6 +31,15 @@ __device__ __forceinline__ unsigned short rdna_f2h(float f)
 
 typedef unsigned long long rdna_u64;
 
+// Compile parts: on CUDA rdnactl compiles the kernels as several programs at
+// once, one thread each, with -DRDNA_PART=<n> (gpu/session.cpp: kernel_part
+// says which part holds which kernel); without RDNA_PART every kernel is in.
+#ifdef RDNA_PART
+#define RDNA_IN_PART(n) (RDNA_PART == (n))
+#else
+#define RDNA_IN_PART(n) 1
+#endif
+
 __device__ __forceinline__ float rdna_load(const float *p, long long i) { return p[i]; }
 __device__ __forceinline__ float rdna_load(const unsigned short *p, long long i) { return rdna_h2f(p[i]); }
 __device__ __forceinline__ void rdna_store(float *p, long long i, float v) { p[i] = v; }

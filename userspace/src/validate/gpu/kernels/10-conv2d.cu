@@ -217,14 +217,28 @@ __device__ __forceinline__ void conv2d_dw(const T *__restrict__ x, const T *__re
 // Names: conv2d_gemm_<f32|f16>_r<1|3|0>_m<128|64|32>, conv2d_dw_<f32|f16>_r<3|0>
 // (r0: any R x S given at run time, used for 5x5, 7x7 and non-square kernels;
 // m: output channels per block).  Few variants keep run-time compiles short.
+#if RDNA_IN_PART(0)
 DEF_GEMM3(float, f32, 1)
+#endif
+#if RDNA_IN_PART(1)
 DEF_GEMM3(float, f32, 3)
+#endif
+#if RDNA_IN_PART(2)
 DEF_GEMM3(float, f32, 0)
+#endif
+#if RDNA_IN_PART(3)
 DEF_GEMM3(unsigned short, f16, 1)
+#endif
+#if RDNA_IN_PART(4)
 DEF_GEMM3(unsigned short, f16, 3)
+#endif
+#if RDNA_IN_PART(5)
 DEF_GEMM3(unsigned short, f16, 0)
+#endif
+#if RDNA_IN_PART(6)
 DEF_DW(conv2d_dw_f32_r3, float, 3)
 DEF_DW(conv2d_dw_f32_r0, float, 0)
 DEF_DW(conv2d_dw_f16_r3, unsigned short, 3)
 DEF_DW(conv2d_dw_f16_r0, unsigned short, 0)
+#endif
 

@@ -178,7 +178,13 @@ __device__ __forceinline__ void conv2d_tc_f16(const unsigned short *__restrict__
 	{                                                                                                      \
 		conv2d_tc_f16<RK>(x, w, b, y, CONV_GEMM_PASS);                                                 \
 	}
+#if RDNA_IN_PART(7)
 DEF_TC(conv2d_tc_f16_r1, 1)
+#endif
+#if RDNA_IN_PART(9)
 DEF_TC(conv2d_tc_f16_r3, 3)
+#endif
+#if RDNA_IN_PART(10)
 DEF_TC(conv2d_tc_f16_r0, 0)
+#endif
 

@@ -1,6 +1,7 @@
 // ------------------------------------------------------------------ stream (BabelStream-style, fp64)
 // Each thread handles 4 elements blockDim apart (coalesced, 4 loads in flight).
 #define STREAM_UNROLL 4
+#if RDNA_IN_PART(8)
 extern "C" __global__ void __launch_bounds__(256) stream_copy(const double *__restrict__ a, double *__restrict__ c,
 							       rdna_u64 n)
 {
@@ -62,4 +63,4 @@ extern "C" __global__ void __launch_bounds__(256) stream_check(const double *__r
 	if (mine)
 		atomicAdd(bad, mine);
 }
-
+#endif

@@ -1,4 +1,5 @@
 // ------------------------------------------------------------------ capacity fill / verify
+#if RDNA_IN_PART(8)
 __device__ __forceinline__ unsigned rdna_pattern(rdna_u64 i, unsigned seed)
 {
 	unsigned v = (unsigned)i ^ (unsigned)(i >> 32) * 0x9e3779b9u ^ seed;
@@ -26,3 +27,4 @@ extern "C" __global__ void __launch_bounds__(256) verify_pattern(const unsigned 
 	if (mine)
 		atomicAdd(bad, mine);
 }
+#endif

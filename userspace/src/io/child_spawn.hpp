@@ -1,0 +1,64 @@
+#pragma once
+// io::child_spawn: the parts every child of rdnactl shares (io/child_runner.cpp
+// for one-shot children, io/worker_process.cpp for the long-lived case worker).
+//
+// spawn_child() forks and execs `exe args...` in a new process group, with
+//   fd 0: /dev/null, or one end of a socket pair (the request channel),
+//   fd 1+2: one output pipe, fd 3 (kResultFd): the result pipe,
+// and PR_SET_PDEATHSIG(SIGKILL) set right after the fork (checked against a
+// parent that already died), so a child never outlives rdnactl.
+// ForwardSignals: while one lives, SIGINT/SIGTERM/SIGHUP/SIGQUIT to rdnactl
+// first SIGKILL every registered child group, then rdnactl dies of the signal
+// (a signal that was ignored when rdnactl started stays ignored).
+// drain_tail()/drain_capped(): non-blocking reads that keep at most a bounded
+// number of bytes (the tail of the output; the head of the result).
+#include <csignal>
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include <sys/types.h>
+
+#include "io/unique_fd.hpp"
+
+namespace rdnafix::io {
+
+// The descriptor on which a child writes its result.
+inline constexpr int kResultFd = 3;
+// At most this much of a child's result is kept; a child that writes more is
+// killed and its result marked as over the limit (results are a few KiB).
+inline constexpr std::size_t kResultCapBytes = std::size_t(1) << 20;
+
+struct Spawned {
+	pid_t pid = -1;     // also the process group id; -1 when the start failed
+	std::string error;  // why the start failed ("pipe2: ...", "fork: ...")
+	unique_fd requests; // the parent's end of the request channel (want_requests only)
+	unique_fd result;   // read end of fd 3, non-blocking
+	unique_fd output;   // read end of stdout+stderr, non-blocking
+};
+
+// Exec failure shows as exit 127 with a message on the output pipe.
+Spawned spawn_child(const std::string &exe, const std::vector<std::string> &args, bool want_requests);
+
+// In a child right after fork(): die with the parent (SIGKILL), also when the
+// parent died before this call (getppid() is no longer `parent`).  Async-signal-safe.
+void die_with_parent(pid_t parent);
+
+class ForwardSignals {
+public:
+	explicit ForwardSignals(pid_t group);
+	~ForwardSignals();
+	ForwardSignals(const ForwardSignals &) = delete;
+	ForwardSignals &operator=(const ForwardSignals &) = delete;
+
+private:
+	int slot_ = -1;
+};
+
+// Reads what is readable now from a non-blocking fd; false at EOF or on an error.
+// drain_tail keeps only about the last `keep_tail` bytes in *into (0: all).
+bool drain_tail(int fd, std::string *into, std::size_t keep_tail);
+// drain_capped keeps the first `cap` bytes and discards the rest, setting *over.
+bool drain_capped(int fd, std::string *into, std::size_t cap, bool *over);
+
+} // namespace rdnafix::io
