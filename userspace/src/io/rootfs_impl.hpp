@@ -4,6 +4,7 @@
 #include "io/rootfs.hpp"
 #include "io/unique_fd.hpp"
 
+#include <sys/stat.h>
 #include <sys/types.h>
 
 #include <map>
@@ -62,6 +63,22 @@ struct RootFs::Impl {
 	int dirfd() const;
 	std::string sys_path(const std::string &p) const { return live ? p : at_path(p); }
 
+	// What open_path found: an O_PATH descriptor inside the root and its
+	// fstat(); from the walk also the directory it is in and its name there
+	// (for the O_NOFOLLOW re-open of a regular file).
+	struct Opened {
+		unique_fd fd;
+		unique_fd parent;
+		std::string name;
+		struct stat st {};
+	};
+	// rootfs_open.cpp: `key` as an O_PATH descriptor that lies inside the
+	// root (openat2 RESOLVE_IN_ROOT, else walk()); with follow_final=false a
+	// final symlink is itself opened.  No string path is ever re-opened.
+	FsResult<Opened> open_path(const std::string &key, bool follow_final);
+	FsResult<Opened> walk(const std::string &key, bool follow_final);
+	// The directory `key` resolves to, open for reading (ENOTDIR otherwise).
+	FsResult<unique_fd> open_dir(const std::string &key);
 	// Opens the regular file `key` resolves to (stat first: never a device
 	// node, FIFO or socket).  Counted in counters.file_reads.
 	FsResult<unique_fd> open_regular(const std::string &key);

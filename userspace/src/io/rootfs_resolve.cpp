@@ -163,37 +163,6 @@ RawRead RootFs::Impl::read_raw(const std::string &key, std::size_t limit)
 	return r;
 }
 
-FsResult<unique_fd> RootFs::Impl::open_regular(const std::string &key)
-{
-	auto path = target_path(key, true);
-	if (!path)
-		return path.error();
-	const std::string p = sys_path(*path);
-	// stat first: never open() a device node, FIFO or socket (opening
-	// /dev/kfd has side effects; a FIFO would block).
-	struct stat st {};
-	if (::fstatat(dirfd(), p.c_str(), &st, 0) != 0)
-		return errno_error(errno, key);
-	if (S_ISDIR(st.st_mode))
-		return errno_error(EISDIR, key);
-	if (!S_ISREG(st.st_mode)) {
-		FsError e;
-		e.kind = FsErrorKind::io_error;
-		e.path = key;
-		e.detail = fmt::format("not a regular file ({})", to_string(detail::type_of(st.st_mode)));
-		return e;
-	}
-	++counters.file_reads;
-	unique_fd fd(
-		::openat(dirfd(), p.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK | (live ? 0 : O_NOFOLLOW)));
-	if (!fd)
-		return errno_error(errno, key);
-	struct stat fst {};
-	if (::fstat(fd.get(), &fst) != 0 || !S_ISREG(fst.st_mode))
-		return errno_error(fst.st_mode == 0 ? errno : EINVAL, key);
-	return fd;
-}
-
 RawRead RootFs::Impl::read_uncached(const std::string &key, std::size_t limit)
 {
 	RawRead r;
