@@ -46,22 +46,18 @@ struct RootFs::Impl {
 	// The normalized key of a user path, or an error for an invalid one.
 	static FsResult<std::string> key_of(std::string_view rel);
 
-	// Resolve `rel` below the root, component by component.  With
+	// The canonical name of `rel` below the root (for canonical(), host_path()
+	// and the manifest; nothing is opened by it), component by component.  With
 	// follow_final=false a final symlink is not followed.  Returns the
 	// canonical root-relative path ("" for the root).
 	FsResult<std::string> resolve(const std::string &key, bool follow_final);
 	FsResult<std::string> resolve_uncached(const std::string &key, bool follow_final);
 
-	// The path to pass to *at(root_fd, ...) for a canonical path.
+	// The path to pass to openat2(root_fd, ...) for a root-relative key.
 	static std::string at_path(const std::string &canon) { return canon.empty() ? std::string(".") : canon; }
 
 	// Live machine: the kernel resolves (root is "/", nothing can escape).
 	static std::string live_path(const std::string &key) { return "/" + key; }
-
-	FsResult<std::string> target_path(const std::string &key, bool follow_final);
-
-	int dirfd() const;
-	std::string sys_path(const std::string &p) const { return live ? p : at_path(p); }
 
 	// What open_path found: an O_PATH descriptor inside the root and its
 	// fstat(); from the walk also the directory it is in and its name there

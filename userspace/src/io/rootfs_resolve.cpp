@@ -139,18 +139,6 @@ FsResult<std::string> RootFs::Impl::resolve_uncached(const std::string &key, boo
 	return detail::join(done);
 }
 
-FsResult<std::string> RootFs::Impl::target_path(const std::string &key, bool follow_final)
-{
-	if (root_error) {
-		FsError e = *root_error;
-		e.path = key;
-		return e;
-	}
-	if (live)
-		return live_path(key);
-	return resolve(key, follow_final);
-}
-
 RawRead RootFs::Impl::read_raw(const std::string &key, std::size_t limit)
 {
 	if (auto it = reads.find(key); it != reads.end()) {
@@ -194,11 +182,6 @@ RawRead RootFs::Impl::read_uncached(const std::string &key, std::size_t limit)
 	r.ok = true;
 	r.data = std::move(data);
 	return r;
-}
-
-int RootFs::Impl::dirfd() const
-{
-	return live ? AT_FDCWD : root_fd.get();
 }
 
 } // namespace rdnafix::io
