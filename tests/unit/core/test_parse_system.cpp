@@ -159,3 +159,30 @@ TEST_CASE("sysfs numbers", "[parse]")
 	CHECK_FALSE(parse_gc_version("a.b.c").ok());
 	CHECK(trim("  x \n") == "x");
 }
+
+TEST_CASE("etc/group lookups: the first entry of a name or gid wins, hashed or not", "[parse][group]")
+{
+	auto g = parse_group_file("video:x:44:alice\nrender:x:105:alice,bob\nvideo:x:45:carol\nrender2:x:105:\n"
+				  "extra:x:7:bob,bob\n");
+	REQUIRE(g.groups.size() == 5);
+	REQUIRE(g.by_name("video") != nullptr);
+	CHECK(g.by_name("video")->gid == 44);
+	CHECK(g.by_gid(105)->name == "render");
+	CHECK(g.by_name("nope") == nullptr);
+	CHECK(g.by_gid(1) == nullptr);
+	CHECK(g.member_gids("bob") == std::vector<unsigned>{105, 7});
+	CHECK(g.member_gids("alice") == std::vector<unsigned>{44, 105});
+	// Entries added after parsing are found too (linear until index()).
+	g.groups.push_back({"late", 9, {"bob"}, 0});
+	CHECK(g.by_name("late") != nullptr);
+	g.index();
+	CHECK(g.by_gid(9)->name == "late");
+}
+
+TEST_CASE("sysfs dev attributes: major:minor", "[parse]")
+{
+	CHECK(parse_major_minor("235:0\n").value() == std::pair<unsigned, unsigned>{235, 0});
+	CHECK(parse_major_minor("226:128").value() == std::pair<unsigned, unsigned>{226, 128});
+	for (const char *bad : {"", "235", "235:", ":0", "235:0:1", "-1:0", "4096:0", "1:1048576", "0x10:0", "a:b"})
+		CHECK_FALSE(parse_major_minor(bad).ok());
+}

@@ -66,7 +66,9 @@ FixPlan plan_fix(const std::vector<status::Finding> &findings, const std::string
 								      v.name);
 					} else if constexpr (std::is_same_v<T, status::JoinGroup>) {
 						in.text = fmt::format("sudo usermod -aG {} {}, then log in again",
-								      v.group, v.user.empty() ? "\"$USER\"" : v.user);
+								      core::shell_word(v.group),
+								      v.user.empty() ? "\"$USER\""
+										     : core::shell_word(v.user));
 					} else if constexpr (std::is_same_v<T, status::InstallPackage>) {
 						in.text = install_command(v, os_id);
 					} else if constexpr (std::is_same_v<T, status::BiosSetting>) {

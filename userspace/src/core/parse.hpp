@@ -8,6 +8,7 @@
 #include <string>
 #include <string_view>
 #include <utility>
+#include <unordered_map>
 #include <vector>
 
 #include "core/result.hpp"
@@ -22,6 +23,9 @@ namespace rdnafix::core {
 Result<std::uint64_t> parse_u64(std::string_view text);
 // Signed decimal or 0x-hex ("-1" -> -1).  Range of int64.
 Result<std::int64_t> parse_i64(std::string_view text);
+// A sysfs "dev" attribute: "235:0" -> {235, 0} (decimal; major < 4096 and
+// minor < 1048576, the kernel's MINORBITS 20).
+Result<std::pair<unsigned, unsigned>> parse_major_minor(std::string_view text);
 // A kernel bool module parameter as sysfs prints it: "Y"/"N" (also "1"/"0").
 Result<bool> parse_kernel_bool(std::string_view text);
 // "10.3.2" or three sysfs values -> GcVersion.
@@ -328,11 +332,23 @@ struct GroupEntry {
 	std::vector<std::string> members;
 	unsigned line = 0;
 };
+// Lookups are O(1) through hash indexes that parse_group_file builds (the
+// first entry of a name or gid wins, as getgrnam/getgrgid); a GroupFile built
+// by hand without index() is searched linearly.
 struct GroupFile {
 	std::vector<GroupEntry> groups;
 	std::vector<std::string> problems; // "line N: ..."
 	[[nodiscard]] const GroupEntry *by_name(std::string_view name) const;
 	[[nodiscard]] const GroupEntry *by_gid(unsigned gid) const;
+	// The gids of every group that lists `user` as a member, in file order,
+	// each once.  Linear in the size of the file.
+	[[nodiscard]] std::vector<unsigned> member_gids(std::string_view user) const;
+	void index();
+
+private:
+	std::unordered_map<std::string, std::size_t> by_name_;
+	std::unordered_map<unsigned, std::size_t> by_gid_;
+	std::size_t indexed_ = 0; // groups.size() when the indexes were built
 };
 GroupFile parse_group_file(std::string_view text);
 

@@ -62,6 +62,25 @@ Result<std::int64_t> parse_i64(std::string_view text)
 	return static_cast<std::int64_t>(*u);
 }
 
+Result<std::pair<unsigned, unsigned>> parse_major_minor(std::string_view text)
+{
+	std::string_view t = trim(text);
+	auto colon = t.find(':');
+	unsigned mj = 0, mn = 0;
+	bool ok = colon != std::string_view::npos && colon > 0 && colon + 1 < t.size();
+	if (ok) {
+		auto [p1, e1] = std::from_chars(t.data(), t.data() + colon, mj);
+		auto [p2, e2] = std::from_chars(t.data() + colon + 1, t.data() + t.size(), mn);
+		ok = e1 == std::errc{} && e2 == std::errc{} && p1 == t.data() + colon && p2 == t.data() + t.size() &&
+		     mj < 4096 && mn < (1u << 20);
+	}
+	if (!ok)
+		return Error{fmt::format("'{}' is not a device number (valid: major:minor like 235:0, major below "
+					 "4096, minor below 1048576)",
+					 shown(t))};
+	return std::pair<unsigned, unsigned>{mj, mn};
+}
+
 Result<bool> parse_kernel_bool(std::string_view text)
 {
 	std::string_view t = trim(text);

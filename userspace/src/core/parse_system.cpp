@@ -1,6 +1,8 @@
 // Parsers for system identity files: kernel release and /proc/version,
 // /proc/modules, etc/group, etc/passwd, libdrm's amdgpu.ids.
+#include <algorithm>
 #include <charconv>
+#include <unordered_set>
 
 #include <fmt/format.h>
 
@@ -175,7 +177,31 @@ GroupFile parse_group_file(std::string_view text)
 				e.members.emplace_back(trim(m));
 		g.groups.push_back(std::move(e));
 	}
+	g.index();
 	return g;
+}
+
+void GroupFile::index()
+{
+	by_name_.clear();
+	by_gid_.clear();
+	by_name_.reserve(groups.size());
+	by_gid_.reserve(groups.size());
+	for (std::size_t i = 0; i < groups.size(); ++i) {
+		by_name_.emplace(groups[i].name, i); // emplace keeps the first
+		by_gid_.emplace(groups[i].gid, i);
+	}
+	indexed_ = groups.size();
+}
+
+std::vector<unsigned> GroupFile::member_gids(std::string_view user) const
+{
+	std::vector<unsigned> out;
+	std::unordered_set<unsigned> seen;
+	for (const auto &g : groups)
+		if (std::find(g.members.begin(), g.members.end(), user) != g.members.end() && seen.insert(g.gid).second)
+			out.push_back(g.gid);
+	return out;
 }
 
 namespace {
@@ -193,12 +219,18 @@ template <class T, class M, class K> const T *find_by(const std::vector<T> &v, M
 
 const GroupEntry *GroupFile::by_name(std::string_view name) const
 {
-	return find_by(groups, &GroupEntry::name, name);
+	if (indexed_ != groups.size() || groups.empty())
+		return find_by(groups, &GroupEntry::name, name);
+	auto it = by_name_.find(std::string(name));
+	return it == by_name_.end() ? nullptr : &groups[it->second];
 }
 
 const GroupEntry *GroupFile::by_gid(unsigned gid) const
 {
-	return find_by(groups, &GroupEntry::gid, gid);
+	if (indexed_ != groups.size() || groups.empty())
+		return find_by(groups, &GroupEntry::gid, gid);
+	auto it = by_gid_.find(gid);
+	return it == by_gid_.end() ? nullptr : &groups[it->second];
 }
 
 PasswdFile parse_passwd_file(std::string_view text)

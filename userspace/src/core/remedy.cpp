@@ -3,6 +3,23 @@
 
 namespace rdnafix::core {
 
+std::string shell_word(std::string_view s)
+{
+	auto plain = [](char c) {
+		return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+		       std::string_view("._-+@%/:=,").find(c) != std::string_view::npos;
+	};
+	bool safe = !s.empty() && s.front() != '-';
+	for (char c : s)
+		safe = safe && plain(c);
+	if (safe)
+		return std::string(s);
+	std::string out = "'";
+	for (char c : s)
+		out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+	return out + "'";
+}
+
 RemedyKind kind_of(const Remedy &r)
 {
 	// The alternatives of Remedy in declaration order.

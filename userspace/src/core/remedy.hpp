@@ -35,6 +35,9 @@ struct KernelParam {
 	Action action = Action::add;
 	std::string param, value;
 };
+// `s` as one POSIX shell word: unchanged when it is only letters, digits and
+// "._-+@%/:=," (and not empty), else single-quoted with ' written as '\''.
+std::string shell_word(std::string_view s);
 // Add a user to a group; user "" is the user running rdnactl.
 struct JoinGroup {
 	std::string group, user;

@@ -139,14 +139,11 @@ FsResult<std::vector<std::string>> RootFs::list_dir(std::string_view rel)
 	if (auto it = impl_->dirs.find(*key); it != impl_->dirs.end())
 		return it->second;
 	auto compute = [&]() -> FsResult<std::vector<std::string>> {
-		auto path = impl_->target_path(*key, true);
-		if (!path)
-			return path.error();
 		++impl_->counters.dir_lists;
-		const std::string p = impl_->sys_path(*path);
-		unique_fd fd(::openat(impl_->dirfd(), p.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
-		if (!fd)
-			return errno_error(errno, *key);
+		auto opened = impl_->open_dir(*key);
+		if (!opened)
+			return opened.error();
+		unique_fd fd = std::move(opened).value();
 		std::unique_ptr<DIR, DirCloser> dir(::fdopendir(fd.get()));
 		if (!dir)
 			return errno_error(errno, *key);
@@ -179,13 +176,15 @@ FsResult<std::string> RootFs::read_link(std::string_view rel)
 	auto compute = [&]() -> FsResult<std::string> {
 		if (key->empty())
 			return errno_error(EINVAL, *key);
-		auto path = impl_->target_path(*key, false);
-		if (!path)
-			return path.error();
 		++impl_->counters.link_reads;
-		const std::string p = impl_->sys_path(*path);
+		auto opened = impl_->open_path(*key, false);
+		if (!opened)
+			return opened.error();
 		std::string target(4096, '\0');
-		ssize_t n = ::readlinkat(impl_->dirfd(), p.c_str(), target.data(), target.size());
+		ssize_t n = -1;
+		errno = EINVAL;
+		if (S_ISLNK(opened->st.st_mode)) // "" names the O_PATH link itself
+			n = ::readlinkat(opened->fd.get(), "", target.data(), target.size());
 		if (n < 0) {
 			int e = errno;
 			FsError err = errno_error(e, *key);
@@ -236,14 +235,11 @@ FsResult<FileInfo> RootFs::stat(std::string_view rel)
 	auto it = impl_->stats.find(*key);
 	if (it == impl_->stats.end()) {
 		auto compute = [&]() -> FsResult<FileInfo> {
-			auto path = impl_->target_path(*key, true);
-			if (!path)
-				return path.error();
 			++impl_->counters.stats;
-			struct stat st {};
-			const std::string p = impl_->sys_path(*path);
-			if (::fstatat(impl_->dirfd(), p.c_str(), &st, 0) != 0)
-				return errno_error(errno, *key);
+			auto opened = impl_->open_path(*key, true);
+			if (!opened)
+				return opened.error();
+			const struct stat &st = opened->st;
 			FileInfo fi;
 			fi.type = detail::type_of(st.st_mode);
 			fi.mode = st.st_mode & 07777;

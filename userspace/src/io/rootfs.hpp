@@ -6,11 +6,16 @@
 // (tests/fixtures/<machine>/root, `rdnactl status --root DIR`).
 //
 // Guarantees:
-//  * Paths never escape the root.  Every path is resolved component by
-//    component below the root: ".." stops at the root, absolute symlink
-//    targets are re-rooted ("/sys/x" means "<root>/sys/x"), relative targets
-//    are resolved from the link's directory.  More than 40 symlinks on one
-//    path is a loop (ELOOP), as in the kernel.
+//  * Paths never escape the root, even while another process swaps a
+//    directory for a symlink: every read opens a descriptor that the kernel
+//    resolved inside the root (openat2 RESOLVE_IN_ROOT|RESOLVE_NO_MAGICLINKS,
+//    Linux 5.6+) or that a walk of O_PATH|O_NOFOLLOW descriptors reached one
+//    component at a time; a string path is never re-opened.  ".." stops at
+//    the root, absolute symlink targets are re-rooted ("/sys/x" means
+//    "<root>/sys/x"), relative targets are resolved from the link's
+//    directory.  More than 40 symlinks on one path is a loop (ELOOP), as in
+//    the kernel.  canonical() and host_path() are names for messages and
+//    the manifest, not used to open anything.
 //  * Every failure is a value: FsError with a kind and a one-line reason
 //    ("unreadable: no such file (ENOENT)"), never an exception or a crash.
 //  * Memoised: each file / directory / link / stat is looked up at most once
@@ -150,5 +155,11 @@ private:
 	struct Impl;
 	std::unique_ptr<Impl> impl_;
 };
+
+// Tests: false makes RootFs walk paths itself (O_PATH | O_NOFOLLOW) as on a
+// kernel without openat2; true tries openat2 again.  openat2_in_use() says
+// whether the last resolution used it.
+void set_openat2_enabled_for_tests(bool enabled);
+bool openat2_in_use();
 
 } // namespace rdnafix::io

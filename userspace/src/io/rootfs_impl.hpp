@@ -4,6 +4,7 @@
 #include "io/rootfs.hpp"
 #include "io/unique_fd.hpp"
 
+#include <sys/stat.h>
 #include <sys/types.h>
 
 #include <map>
@@ -45,23 +46,35 @@ struct RootFs::Impl {
 	// The normalized key of a user path, or an error for an invalid one.
 	static FsResult<std::string> key_of(std::string_view rel);
 
-	// Resolve `rel` below the root, component by component.  With
+	// The canonical name of `rel` below the root (for canonical(), host_path()
+	// and the manifest; nothing is opened by it), component by component.  With
 	// follow_final=false a final symlink is not followed.  Returns the
 	// canonical root-relative path ("" for the root).
 	FsResult<std::string> resolve(const std::string &key, bool follow_final);
 	FsResult<std::string> resolve_uncached(const std::string &key, bool follow_final);
 
-	// The path to pass to *at(root_fd, ...) for a canonical path.
+	// The path to pass to openat2(root_fd, ...) for a root-relative key.
 	static std::string at_path(const std::string &canon) { return canon.empty() ? std::string(".") : canon; }
 
 	// Live machine: the kernel resolves (root is "/", nothing can escape).
 	static std::string live_path(const std::string &key) { return "/" + key; }
 
-	FsResult<std::string> target_path(const std::string &key, bool follow_final);
-
-	int dirfd() const;
-	std::string sys_path(const std::string &p) const { return live ? p : at_path(p); }
-
+	// What open_path found: an O_PATH descriptor inside the root and its
+	// fstat(); from the walk also the directory it is in and its name there
+	// (for the O_NOFOLLOW re-open of a regular file).
+	struct Opened {
+		unique_fd fd;
+		unique_fd parent;
+		std::string name;
+		struct stat st {};
+	};
+	// rootfs_open.cpp: `key` as an O_PATH descriptor that lies inside the
+	// root (openat2 RESOLVE_IN_ROOT, else walk()); with follow_final=false a
+	// final symlink is itself opened.  No string path is ever re-opened.
+	FsResult<Opened> open_path(const std::string &key, bool follow_final);
+	FsResult<Opened> walk(const std::string &key, bool follow_final);
+	// The directory `key` resolves to, open for reading (ENOTDIR otherwise).
+	FsResult<unique_fd> open_dir(const std::string &key);
 	// Opens the regular file `key` resolves to (stat first: never a device
 	// node, FIFO or socket).  Counted in counters.file_reads.
 	FsResult<unique_fd> open_regular(const std::string &key);

@@ -139,18 +139,6 @@ FsResult<std::string> RootFs::Impl::resolve_uncached(const std::string &key, boo
 	return detail::join(done);
 }
 
-FsResult<std::string> RootFs::Impl::target_path(const std::string &key, bool follow_final)
-{
-	if (root_error) {
-		FsError e = *root_error;
-		e.path = key;
-		return e;
-	}
-	if (live)
-		return live_path(key);
-	return resolve(key, follow_final);
-}
-
 RawRead RootFs::Impl::read_raw(const std::string &key, std::size_t limit)
 {
 	if (auto it = reads.find(key); it != reads.end()) {
@@ -161,37 +149,6 @@ RawRead RootFs::Impl::read_raw(const std::string &key, std::size_t limit)
 	RawRead r = read_uncached(key, limit);
 	reads[key] = r;
 	return r;
-}
-
-FsResult<unique_fd> RootFs::Impl::open_regular(const std::string &key)
-{
-	auto path = target_path(key, true);
-	if (!path)
-		return path.error();
-	const std::string p = sys_path(*path);
-	// stat first: never open() a device node, FIFO or socket (opening
-	// /dev/kfd has side effects; a FIFO would block).
-	struct stat st {};
-	if (::fstatat(dirfd(), p.c_str(), &st, 0) != 0)
-		return errno_error(errno, key);
-	if (S_ISDIR(st.st_mode))
-		return errno_error(EISDIR, key);
-	if (!S_ISREG(st.st_mode)) {
-		FsError e;
-		e.kind = FsErrorKind::io_error;
-		e.path = key;
-		e.detail = fmt::format("not a regular file ({})", to_string(detail::type_of(st.st_mode)));
-		return e;
-	}
-	++counters.file_reads;
-	unique_fd fd(
-		::openat(dirfd(), p.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK | (live ? 0 : O_NOFOLLOW)));
-	if (!fd)
-		return errno_error(errno, key);
-	struct stat fst {};
-	if (::fstat(fd.get(), &fst) != 0 || !S_ISREG(fst.st_mode))
-		return errno_error(fst.st_mode == 0 ? errno : EINVAL, key);
-	return fd;
 }
 
 RawRead RootFs::Impl::read_uncached(const std::string &key, std::size_t limit)
@@ -225,11 +182,6 @@ RawRead RootFs::Impl::read_uncached(const std::string &key, std::size_t limit)
 	r.ok = true;
 	r.data = std::move(data);
 	return r;
-}
-
-int RootFs::Impl::dirfd() const
-{
-	return live ? AT_FDCWD : root_fd.get();
 }
 
 } // namespace rdnafix::io

@@ -69,7 +69,7 @@ Snapshot collect(const CollectOptions &o)
 		else
 			s.driver.unreadable.push_back({"devices", "udev", "unreadable: " + err});
 	} else {
-		raws = raw_devices_from_sysfs(fs);
+		raws = raw_devices_from_sysfs(fs, "0x03", &s.driver.unreadable);
 	}
 	// libdrm's product names, from the root's copy of amdgpu.ids (the live path
 	// only needs it where libdrm gave no name).

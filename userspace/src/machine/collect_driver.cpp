@@ -5,6 +5,7 @@
 #include "core/rules.hpp"
 
 #include <algorithm>
+#include <cstdint>
 #include <fmt/format.h>
 #include <map>
 #include <set>
@@ -155,7 +156,12 @@ void collect_driver(io::RootFs &fs, Driver &d, const std::vector<core::LoadedMod
 			std::string line =
 				mi->substr(pos + 9, end == std::string::npos ? std::string::npos : end - pos - 9);
 			auto kb = line.find("kB");
-			if (auto v = core::parse_u64(line.substr(0, kb)); v)
+			if (auto v = core::parse_u64(line.substr(0, kb)); v && *v > UINT64_MAX / 1024)
+				u.push_back(
+					{"mem_total_bytes", "proc/meminfo",
+					 fmt::format("unreadable: out of range: MemTotal {} kB is more than 2^64 bytes",
+						     *v)});
+			else if (v)
 				d.mem_total_bytes = *v * 1024;
 			else
 				u.push_back({"mem_total_bytes", "proc/meminfo", "unreadable: " + v.error().message});

@@ -1,7 +1,11 @@
 // Reader: the KFD topology (sys/class/kfd/kfd/topology/nodes).
+#include "machine/collect.hpp"
 #include "machine/collect_internal.hpp"
 
 #include <algorithm>
+#include <cstdint>
+
+#include <fmt/format.h>
 
 namespace rdnafix::machine {
 
@@ -17,9 +21,12 @@ std::vector<KfdNodeInfo> collect_kfd(io::RootFs &fs, std::vector<Unreadable> &u)
 			note(u, "kfd_topology", names.error());
 		return out;
 	}
+	std::size_t seen = 0;
 	for (const auto &n : *names) {
 		auto id = core::parse_u64(n);
 		if (!id || *id > 100000)
+			continue;
+		if (++seen > kMaxDevices)
 			continue;
 		std::string dir = base + "/" + n;
 		auto t = fs.read_text(dir + "/properties");
@@ -41,23 +48,33 @@ std::vector<KfdNodeInfo> collect_kfd(io::RootFs &fs, std::vector<Unreadable> &u)
 					k.gpu_id = std::uint32_t(*v);
 			if (auto banks = fs.list_dir(dir + "/mem_banks")) {
 				std::uint64_t sum = 0;
-				bool any = false;
+				bool any = false, wrapped = false;
 				for (const auto &b : *banks) {
 					auto bt = fs.read_text(dir + "/mem_banks/" + b + "/properties");
 					if (!bt)
 						continue;
 					auto bank = core::parse_kfd_mem_bank(*bt);
 					if (bank && (bank->heap_type == 1 || bank->heap_type == 2)) {
+						wrapped = wrapped || bank->size_in_bytes > UINT64_MAX - sum;
 						sum += bank->size_in_bytes;
 						any = true;
 					}
 				}
-				if (any)
+				if (wrapped)
+					u.push_back(
+						{"kfd_node_" + n + ".local_mem_bytes", dir + "/mem_banks",
+						 "unreadable: out of range: the memory banks' size_in_bytes add up to "
+						 "more than 2^64 bytes"});
+				else if (any)
 					k.local_mem_bytes = sum;
 			}
 		}
 		out.push_back(k);
 	}
+	if (seen > kMaxDevices)
+		u.push_back({"device_count", base,
+			     fmt::format("unreadable: out of range: {} KFD nodes (only the first {} are read)", seen,
+					 kMaxDevices)});
 	std::sort(out.begin(), out.end(), [](const auto &a, const auto &b) { return a.node_id < b.node_id; });
 	return out;
 }

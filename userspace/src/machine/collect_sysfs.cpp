@@ -5,6 +5,8 @@
 #include <map>
 #include <cctype>
 
+#include <fmt/format.h>
+
 namespace rdnafix::machine {
 
 namespace {
@@ -54,18 +56,37 @@ std::string basename_of(const std::string &p)
 
 } // namespace
 
-std::vector<RawPciDevice> raw_devices_from_sysfs(io::RootFs &fs, const std::string &class_prefix)
+std::vector<RawPciDevice> raw_devices_from_sysfs(io::RootFs &fs, const std::string &class_prefix,
+						 std::vector<Unreadable> *u)
 {
 	std::map<std::string, RawPciDevice> pci;     // by BDF
 	std::map<std::string, RawPciDevice> non_pci; // by parent path
+	auto note = [&](const char *item, const io::FsError &e) {
+		if (u && e.kind != io::FsErrorKind::not_found)
+			u->push_back({item, e.path, e.reason()});
+	};
+	auto over_cap = [&](const char *what, const std::string &path, std::size_t n) {
+		if (u)
+			u->push_back({"device_count", path,
+				      fmt::format("unreadable: out of range: {} {} (only the first {} are read)", n,
+						  what, kMaxDevices)});
+	};
 
-	if (auto names = fs.list_dir("sys/class/drm")) {
+	auto names = fs.list_dir("sys/class/drm");
+	if (!names)
+		note("drm_devices", names.error());
+	if (names) {
+		std::size_t seen = 0;
 		for (const auto &name : *names) {
 			if (!is_drm_node_name(name))
 				continue;
-			auto canon = fs.canonical("sys/class/drm/" + name);
-			if (!canon)
+			if (++seen > kMaxDevices)
 				continue;
+			auto canon = fs.canonical("sys/class/drm/" + name);
+			if (!canon) {
+				note("drm_node", canon.error());
+				continue;
+			}
 			std::string path = *canon;
 			std::string suffix = "/drm/" + name;
 			std::string parent = path.size() > suffix.size() && path.compare(path.size() - suffix.size(),
@@ -83,16 +104,26 @@ std::vector<RawPciDevice> raw_devices_from_sysfs(io::RootFs &fs, const std::stri
 				r.drm_nodes.push_back(name);
 			}
 		}
+		if (seen > kMaxDevices)
+			over_cap("DRM nodes", "sys/class/drm", seen);
 	}
-	if (auto bdfs = fs.list_dir("sys/bus/pci/devices")) {
+	auto bdfs = fs.list_dir("sys/bus/pci/devices");
+	if (!bdfs)
+		note("pci_devices", bdfs.error());
+	if (bdfs) {
+		std::size_t seen = 0;
 		for (const auto &bdf : *bdfs) {
 			if (!is_bdf(bdf))
 				continue;
 			auto cls = fs.read_value("sys/bus/pci/devices/" + bdf + "/class");
 			if (!cls || cls->rfind(class_prefix, 0) != 0)
 				continue;
+			if (pci.count(bdf) == 0 && ++seen > kMaxDevices)
+				continue;
 			pci[bdf].bdf = bdf;
 		}
+		if (seen > kMaxDevices)
+			over_cap("PCI display devices", "sys/bus/pci/devices", seen);
 	}
 
 	std::vector<RawPciDevice> out;

@@ -36,11 +36,22 @@ std::optional<std::uint64_t> num(const RawPciDevice &raw, const std::string &att
 	return *r;
 }
 
-std::optional<std::uint32_t> u32(std::optional<std::uint64_t> v)
+// A value of at most `max` (the width of the hardware field), else recorded
+// as "unreadable: out of range" and absent: never truncated into a valid id.
+std::optional<std::uint32_t> bounded(const RawPciDevice &raw, const std::string &attr, const std::string &item,
+				     std::vector<Unreadable> &u, bool expected, std::uint32_t max, const char *what)
 {
-	if (v && *v <= 0xffffffffu)
-		return std::uint32_t(*v);
-	return std::nullopt;
+	auto v = num(raw, attr, item, u, expected);
+	if (!v)
+		return std::nullopt;
+	if (*v > max) {
+		auto it = raw.attrs.find(attr);
+		u.push_back({item, it->second.path,
+			     fmt::format("unreadable: out of range: {:#x} is larger than {:#x}, the largest {}", *v,
+					 max, what)});
+		return std::nullopt;
+	}
+	return std::uint32_t(*v);
 }
 
 } // namespace
@@ -59,12 +70,15 @@ Device build_device(const RawPciDevice &raw, const std::vector<KfdNodeInfo> &kfd
 	if (raw.bdf.empty())
 		return d; // a DRM device without a PCI parent: nothing more to read
 
-	d.vendor_id = u32(num(raw, "vendor", "vendor_id", d.unreadable, true));
-	d.device_id = u32(num(raw, "device", "device_id", d.unreadable, true));
-	d.subsystem_vendor_id = u32(num(raw, "subsystem_vendor", "subsystem_vendor_id", d.unreadable, true));
-	d.subsystem_device_id = u32(num(raw, "subsystem_device", "subsystem_device_id", d.unreadable, true));
-	d.revision = u32(num(raw, "revision", "revision", d.unreadable, true));
-	d.pci_class = u32(num(raw, "class", "pci_class", d.unreadable, true));
+	constexpr const char *id16 = "16-bit PCI id";
+	d.vendor_id = bounded(raw, "vendor", "vendor_id", d.unreadable, true, 0xffff, id16);
+	d.device_id = bounded(raw, "device", "device_id", d.unreadable, true, 0xffff, id16);
+	d.subsystem_vendor_id =
+		bounded(raw, "subsystem_vendor", "subsystem_vendor_id", d.unreadable, true, 0xffff, id16);
+	d.subsystem_device_id =
+		bounded(raw, "subsystem_device", "subsystem_device_id", d.unreadable, true, 0xffff, id16);
+	d.revision = bounded(raw, "revision", "revision", d.unreadable, true, 0xff, "8-bit PCI revision");
+	d.pci_class = bounded(raw, "class", "pci_class", d.unreadable, true, 0xffffff, "24-bit PCI class code");
 	d.is_amd = d.vendor_id == 0x1002u && (!d.pci_class || (*d.pci_class >> 16) == 0x03);
 	if (!d.is_amd)
 		return d;
@@ -72,9 +86,13 @@ Device build_device(const RawPciDevice &raw, const std::vector<KfdNodeInfo> &kfd
 	const bool bound = d.driver == "amdgpu";
 	d.vram_total_bytes = num(raw, "mem_info_vram_total", "vram_total_bytes", d.unreadable, bound);
 	d.gtt_total_bytes = num(raw, "mem_info_gtt_total", "gtt_total_bytes", d.unreadable, bound);
-	auto gmaj = num(raw, "ip_discovery/die/0/GC/0/major", "gc_version", d.unreadable, bound);
-	auto gmin = num(raw, "ip_discovery/die/0/GC/0/minor", "gc_version", d.unreadable, bound);
-	auto grev = num(raw, "ip_discovery/die/0/GC/0/revision", "gc_version", d.unreadable, bound);
+	// IP discovery keeps major, minor and revision in 8 bits each
+	// (drivers/gpu/drm/amd/include/discovery.h: struct ip_v4, uint8_t major,
+	// minor, revision; Linux 6.12).
+	constexpr const char *ip8 = "8-bit IP version field";
+	auto gmaj = bounded(raw, "ip_discovery/die/0/GC/0/major", "gc_version", d.unreadable, bound, 0xff, ip8);
+	auto gmin = bounded(raw, "ip_discovery/die/0/GC/0/minor", "gc_version", d.unreadable, bound, 0xff, ip8);
+	auto grev = bounded(raw, "ip_discovery/die/0/GC/0/revision", "gc_version", d.unreadable, bound, 0xff, ip8);
 	std::optional<core::GcVersion> gc;
 	if (gmaj && gmin && grev)
 		gc = core::GcVersion{unsigned(*gmaj), unsigned(*gmin), unsigned(*grev)};
@@ -101,7 +119,14 @@ Device build_device(const RawPciDevice &raw, const std::vector<KfdNodeInfo> &kfd
 			d.kfd_node = n.node_id;
 			d.kfd_gpu_index = gpu_index;
 			d.kfd_gpu_id = n.gpu_id;
-			if (n.props.gfx_target_version)
+			if (n.props.gfx_target_version > 0xffffffffu)
+				d.unreadable.push_back(
+					{"kfd_gfx_target_version",
+					 fmt::format("sys/class/kfd/kfd/topology/nodes/{}/properties", n.node_id),
+					 fmt::format("unreadable: out of range: gfx_target_version {} is larger than "
+						     "4294967295",
+						     n.props.gfx_target_version)});
+			else if (n.props.gfx_target_version)
 				d.kfd_gfx_target_version = std::uint32_t(n.props.gfx_target_version);
 			if (!d.vram_total_bytes && n.local_mem_bytes)
 				d.vram_total_bytes = n.local_mem_bytes;
@@ -161,12 +186,12 @@ Device build_device(const RawPciDevice &raw, const std::vector<KfdNodeInfo> &kfd
 			d.marketing_name_source = NameSource::amdgpu_ids;
 		}
 	}
-	// Unreadable gc_version is reported once.
+	// Unreadable gc_version is reported once (a value out of range always).
 	auto &u = d.unreadable;
 	bool seen = false;
 	u.erase(std::remove_if(u.begin(), u.end(),
 			       [&](const Unreadable &x) {
-				       if (x.item != "gc_version")
+				       if (x.item != "gc_version" || x.reason.find("out of range") != std::string::npos)
 					       return false;
 				       if (seen || d.gc_version)
 					       return true;

@@ -127,6 +127,14 @@ struct DevNode {
 	std::optional<unsigned> major, minor, mode; // mode = permission bits (e.g. 0660)
 	std::string owner, group;                   // names ("" if unknown)
 	std::optional<unsigned> uid, gid;
+	// What the path is when it is not a character or block device:
+	// "directory", "FIFO", "regular file", "socket", "other" ("" for a device
+	// node, or when it could not be stat'ed).
+	std::string file_kind;
+	// The kernel's major:minor for the node (sys/class/kfd/kfd/dev,
+	// sys/class/drm/<node>/dev) and that file; nullopt when not readable.
+	std::optional<unsigned> expected_major, expected_minor;
+	std::string expected_from;
 	// The kernel's own answer for this process on the live machine (ACLs,
 	// capabilities): may it open the node read-write?  nullopt when not asked
 	// (--root, --user, or the node could not be stat'ed).

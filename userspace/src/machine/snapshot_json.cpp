@@ -137,6 +137,8 @@ void to_json(ordered_json &o, const DevNode &n)
 	o["mode"] = n.mode ? ordered_json(fmt::format("{:04o}", *n.mode)) : ordered_json(nullptr);
 	o["owner"] = json_str_or_null(n.owner);
 	o["group"] = json_str_or_null(n.group);
+	if (!n.file_kind.empty()) // only where it is not a device node
+		o["file_kind"] = n.file_kind;
 }
 
 void to_json(ordered_json &j, const Access &a)

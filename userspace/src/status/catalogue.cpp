@@ -24,6 +24,7 @@ const std::vector<CheckInfo> &catalogue()
 		{"RDNA-ACC-002", Severity::error, "cannot open a GPU device node"},
 		{"RDNA-ACC-003", Severity::warn, "added to the group but not logged in again"},
 		{"RDNA-ACC-004", Severity::error, "render node missing for an AMD GPU"},
+		{"RDNA-ACC-005", Severity::error, "a GPU device node is not the kernel's character device"},
 		{"RDNA-CFG-001", Severity::warn, "configured after this boot, pending reboot"},
 		{"RDNA-CFG-002", Severity::error, "initramfs predates the configuration amdgpu loads with"},
 		{"RDNA-CFG-003", Severity::error, "rdnafix configured but not built for the kernel"},
@@ -87,6 +88,7 @@ const std::vector<CheckInfo> &catalogue()
 		{"RDNA-MOD-004", Severity::info, "rdnafix is in dry-run mode"},
 		{"RDNA-MOD-005", Severity::warn, "rdnafix did not apply a requested setting to a device"},
 		{"RDNA-RDR-000", Severity::warn, "items could not be read"},
+		{"RDNA-RDR-001", Severity::info, "a check is unknown: its input could not be read"},
 	};
 	return c;
 }

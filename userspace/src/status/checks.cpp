@@ -38,6 +38,23 @@ std::vector<const Device *> amd_devices(const Snapshot &s)
 	return v;
 }
 
+const machine::Unreadable *unreadable_item(const Snapshot &s, std::string_view item)
+{
+	for (const auto *list : {&s.driver.unreadable, &s.access.unreadable})
+		for (const auto &u : *list)
+			if (u.item == item)
+				return &u;
+	return nullptr;
+}
+
+void add_unknown(Ctx &c, std::string subject, std::string_view what, const machine::Unreadable &u)
+{
+	c.add("RDNA-RDR-001", std::move(subject), fmt::format("{}: unknown ({}: {})", what, u.path, u.reason),
+	      "its input could not be read, so neither answer is given",
+	      "run as root, or check the named path (in a container: bind-mount /sys and pass /dev/dri and "
+	      "/dev/kfd)");
+}
+
 std::string dev_label(const Device &d)
 {
 	std::string l = d.pci_bdf.empty() ? d.card : d.pci_bdf;

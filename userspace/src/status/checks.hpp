@@ -37,6 +37,12 @@ struct Ctx {
 };
 
 std::vector<const Device *> amd_devices(const Snapshot &s);
+// The first unreadable item named `item` (driver and access lists), nullptr if
+// none.  Items of the device lists: "drm_devices", "pci_devices", "drm_node",
+// "kfd_topology", "device_count", "dev_devnodes".
+const machine::Unreadable *unreadable_item(const Snapshot &s, std::string_view item);
+// RDNA-RDR-001: the check `what` cannot be answered because `u` is unreadable.
+void add_unknown(Ctx &c, std::string subject, std::string_view what, const machine::Unreadable &u);
 // "0000:03:00.0 (gfx1031)"
 std::string dev_label(const Device &d);
 // Where a parameter is set, for messages.

@@ -16,6 +16,11 @@ void check_devices(Ctx &c)
 {
 	auto amd = amd_devices(c.s);
 	if (amd.empty()) {
+		for (const char *item : {"drm_devices", "pci_devices", "drm_node", "device_count"})
+			if (const auto *u = unreadable_item(c.s, item)) {
+				add_unknown(c, "", "whether this machine has an AMD GPU", *u);
+				return;
+			}
 		c.add("RDNA-GPU-001", "", "no AMD GPU among the DRM/PCI devices",
 		      "ROCm and PyTorch-ROCm need an AMD GPU; everything else in this report is informational",
 		      "none needed on a machine without an AMD GPU; in a container, pass the host's /dev/dri and "
