@@ -5,6 +5,7 @@
 #include <string>
 
 using rdnafix::core::terminal_safe;
+using rdnafix::core::terminal_safe_lines;
 using rdnafix::core::utf8_prefix_len;
 using rdnafix::core::utf8_valid;
 
@@ -46,4 +47,12 @@ TEST_CASE("utf8_valid replaces every invalid byte with U+FFFD")
 	CHECK(utf8_valid("ok \xe2\x9c\x93") == "ok \xe2\x9c\x93");
 	CHECK(utf8_valid("a\xffz") == "a\xef\xbf\xbdz");
 	CHECK(utf8_valid("\xe2\x9c") == "\xef\xbf\xbd\xef\xbf\xbd");
+}
+
+TEST_CASE("terminal_safe_lines keeps line breaks and escapes inside lines")
+{
+	CHECK(terminal_safe_lines("a\x1b[2J\nb\n") == "a\\e[2J\nb\n");
+	CHECK(terminal_safe_lines("one\ntwo") == "one\ntwo");
+	CHECK(terminal_safe_lines("") == "");
+	CHECK(terminal_safe_lines("\n\n") == "\n\n");
 }

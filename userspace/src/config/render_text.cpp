@@ -4,6 +4,8 @@
 #include "config/execute.hpp"
 #include "config/report.hpp"
 
+#include "core/text_safe.hpp"
+
 #include <fmt/format.h>
 #include <fmt/ostream.h>
 
@@ -30,6 +32,22 @@ std::string_view to_string(CommandState s)
 
 namespace {
 
+// File names, file contents (the diff), commands and messages carry machine
+// text: control characters in them are escaped (core::terminal_safe).
+std::string safe(std::string_view s)
+{
+	return core::terminal_safe(s);
+}
+
+// A diff is lines: each is escaped, and every line ends with its newline.
+std::string safe_lines(std::string_view d)
+{
+	std::string o = core::terminal_safe_lines(d);
+	if (!o.empty() && o.back() != '\n')
+		o += '\n';
+	return o;
+}
+
 std::string host_path(const Report &r, const std::string &rel)
 {
 	if (r.root == "/" || r.root.empty())
@@ -50,9 +68,9 @@ std::string command_line(const Report &r, const CommandReport &c)
 void render_text(const Report &r, std::ostream &out, std::ostream &err)
 {
 	for (const auto &e : r.errors)
-		fmt::print(err, "rdnactl config: error: {}\n", e);
+		fmt::print(err, "rdnactl config: error: {}\n", safe(e));
 	if (r.refusal) {
-		fmt::print(out, "Nothing was written.\n{}\n", *r.refusal);
+		fmt::print(out, "Nothing was written.\n{}\n", safe(*r.refusal));
 		return;
 	}
 	if (r.dry_run && r.errors.empty())
@@ -60,14 +78,15 @@ void render_text(const Report &r, std::ostream &out, std::ostream &err)
 	for (const auto &f : r.files) {
 		std::string d = unified_diff(f.path, f.before, f.after);
 		if (d.empty() && f.before && f.after)
-			d = fmt::format("mode of {} becomes {:04o}\n", f.path, f.mode);
-		out << d;
+			d = fmt::format("mode of {} becomes {:04o}\n", f.path, f.mode); // escaped below
+		out << safe_lines(d);
 	}
 	for (const auto &c : r.commands) {
-		const std::string cmd = command_line(r, c);
+		const std::string cmd = safe(command_line(r, c));
 		switch (c.state) {
 		case CommandState::planned:
-			fmt::print(out, "{}: {}\n  ({})\n", r.dry_run ? "would run" : "not run", cmd, c.command.why);
+			fmt::print(out, "{}: {}\n  ({})\n", r.dry_run ? "would run" : "not run", cmd,
+				   safe(c.command.why));
 			break;
 		case CommandState::skipped:
 			fmt::print(out, "skipped (--no-initramfs): {}\n", cmd);
@@ -87,11 +106,11 @@ void render_text(const Report &r, std::ostream &out, std::ostream &err)
 		}
 	}
 	for (const auto &c : r.conflicts)
-		fmt::print(out, "{}: {}: {}\n", c.remains ? "conflict" : "note", c.key, c.why);
+		fmt::print(out, "{}: {}: {}\n", c.remains ? "conflict" : "note", safe(c.key), safe(c.why));
 	for (const auto &w : r.warnings)
-		fmt::print(out, "warning: {}\n", w);
+		fmt::print(out, "warning: {}\n", safe(w));
 	for (const auto &n : r.notes)
-		fmt::print(out, "note: {}\n", n);
+		fmt::print(out, "note: {}\n", safe(n));
 	if (!r.errors.empty()) {
 		if (r.rolled_back)
 			fmt::print(err, "rdnactl config: every file was put back as it was before; nothing changed.\n");
@@ -109,10 +128,10 @@ void render_text(const Report &r, std::ostream &out, std::ostream &err)
 			   r.action == "undo" ? "restored"
 			   : f.after          ? "wrote"
 					      : "deleted",
-			   host_path(r, f.path));
+			   safe(host_path(r, f.path)));
 	if (r.action == "apply" && !r.journal_id.empty())
-		fmt::print(out, "Saved as transaction {} in {}: 'rdnactl config undo' reverts it.\n", r.journal_id,
-			   host_path(r, std::string(kJournalDir)));
+		fmt::print(out, "Saved as transaction {} in {}: 'rdnactl config undo' reverts it.\n",
+			   safe(r.journal_id), safe(host_path(r, std::string(kJournalDir))));
 	if (r.action == "undo")
 		fmt::print(out, "Transaction {} is undone.\n", r.journal_id);
 }

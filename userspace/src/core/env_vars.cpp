@@ -152,6 +152,17 @@ std::optional<std::string> near_miss(std::string_view name)
 	if (name.size() < 6 || name.size() > 40 || known_var(name) || copied_var(name) ||
 	    hsa_override_node(name).has_value())
 		return std::nullopt;
+	// HSA_OVERRIDE_GFX_VERSION_01: the runtime reads only the _%d spelling (_1).
+	constexpr std::string_view prefix = "HSA_OVERRIDE_GFX_VERSION_";
+	if (name.size() > prefix.size() + 1 && name.substr(0, prefix.size()) == prefix && name[prefix.size()] == '0') {
+		std::string_view digits = name.substr(prefix.size());
+		std::size_t z = digits.find_first_not_of('0');
+		if (z == std::string_view::npos)
+			return std::string(prefix) + "0";
+		if (digits.substr(z).find_first_not_of("0123456789") == std::string_view::npos)
+			if (auto n = hsa_override_node(std::string(prefix) + std::string(digits.substr(z))))
+				return std::string(prefix) + std::to_string(*n);
+	}
 	std::string upper(name);
 	for (char &c : upper)
 		c = char(std::toupper(static_cast<unsigned char>(c)));

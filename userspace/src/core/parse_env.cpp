@@ -2,6 +2,7 @@
 // *_VISIBLE_DEVICES.
 #include <cctype>
 #include <charconv>
+#include <limits>
 
 #include <fmt/format.h>
 
@@ -128,9 +129,15 @@ std::optional<unsigned> hsa_override_node(std::string_view var_name)
 	if (var_name.size() <= prefix.size() || var_name.substr(0, prefix.size()) != prefix)
 		return std::nullopt;
 	std::string_view n = var_name.substr(prefix.size());
+	// The thunk builds the name with snprintf("HSA_OVERRIDE_GFX_VERSION_%d",
+	// node_id) and getenv()s exactly that (ROCm/ROCR-Runtime c7785a6d,
+	// libhsakmt/src/topology.c: topology_sysfs_get_node_props): "_01" or "_+1"
+	// is another variable, never read.
+	if (n.size() > 1 && n.front() == '0')
+		return std::nullopt;
 	unsigned v = 0;
 	auto [p, ec] = std::from_chars(n.data(), n.data() + n.size(), v);
-	if (ec != std::errc{} || p != n.data() + n.size())
+	if (ec != std::errc{} || p != n.data() + n.size() || v > unsigned(std::numeric_limits<int>::max()))
 		return std::nullopt;
 	return v;
 }

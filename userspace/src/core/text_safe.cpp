@@ -89,6 +89,20 @@ std::string terminal_safe(std::string_view s)
 	return out;
 }
 
+std::string terminal_safe_lines(std::string_view s)
+{
+	std::string out;
+	while (!s.empty()) {
+		const std::size_t nl = s.find('\n');
+		out += terminal_safe(s.substr(0, nl));
+		if (nl == std::string_view::npos)
+			break;
+		out += '\n';
+		s = s.substr(nl + 1);
+	}
+	return out;
+}
+
 std::size_t utf8_prefix_len(std::string_view s, std::size_t max)
 {
 	if (s.size() <= max)

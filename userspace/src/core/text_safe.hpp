@@ -15,6 +15,11 @@ namespace rdnafix::core {
 // "\e", "\xNN"); a backslash becomes "\\".  Valid printable UTF-8 is kept.
 std::string terminal_safe(std::string_view s);
 
+// terminal_safe applied to each line of a multi-line text; the line breaks
+// are kept ("\n" between lines, and after the last one only when `s` ends
+// with one).
+std::string terminal_safe_lines(std::string_view s);
+
 // The length of the longest prefix of `s` that is at most `max` bytes and
 // does not end inside a UTF-8 sequence (cut tails with it).
 std::size_t utf8_prefix_len(std::string_view s, std::size_t max);

@@ -3,6 +3,8 @@
 
 #include "coverage/libdirs.hpp"
 
+#include "core/text_safe.hpp"
+
 #include <fmt/format.h>
 
 namespace rdnafix::coverage {
@@ -138,7 +140,8 @@ std::vector<std::string> summary_lines(const Report &r)
 std::string render_text(const Report &r, const std::string &root)
 {
 	std::string o;
-	auto line = [&](const std::string &l) { o += l + "\n"; };
+	// Paths, versions and bundle ids come from the scanned files: escaped.
+	auto line = [&](const std::string &l) { o += core::terminal_safe(l) + "\n"; };
 	line(fmt::format("rdnactl coverage — root {}", root));
 	line("");
 	line("GPUs");

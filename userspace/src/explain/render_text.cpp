@@ -2,6 +2,8 @@
 // decoded facts, the likely cause on this machine and the fix.
 #include "explain/model.hpp"
 
+#include "core/text_safe.hpp"
+
 #include <fmt/format.h>
 
 namespace rdnafix::explain {
@@ -14,7 +16,7 @@ void block(std::string &out, std::string_view title, const std::vector<std::stri
 		return;
 	out += fmt::format("  {}:\n", title);
 	for (const auto &l : lines)
-		out += fmt::format("    - {}\n", l);
+		out += fmt::format("    - {}\n", core::terminal_safe(l));
 }
 
 } // namespace
@@ -30,11 +32,14 @@ std::string render_entry_text(const SignatureInfo &s)
 std::string render_text(const Report &r)
 {
 	std::string out;
-	out += fmt::format("rdnactl explain: {} ({} lines, {} bytes)\n", r.input, r.lines, r.bytes);
+	// The log, its name and what was decoded from it are machine text: control
+	// characters in them are escaped (core::terminal_safe).
+	out += fmt::format("rdnactl explain: {} ({} lines, {} bytes)\n", core::terminal_safe(r.input), r.lines,
+			   r.bytes);
 	for (const auto &p : r.problems)
-		out += fmt::format("note: {}\n", p);
+		out += fmt::format("note: {}\n", core::terminal_safe(p));
 	for (const auto &c : r.context)
-		out += fmt::format("context: {}\n", c);
+		out += fmt::format("context: {}\n", core::terminal_safe(c));
 	if (r.explanations.empty()) {
 		out += "\nNo known failure signature found (rdnactl explain --list shows the catalogue).\n";
 		return out;
@@ -46,7 +51,7 @@ std::string render_text(const Report &r)
 				   e.match.last_line != e.match.first_line ? fmt::format("-{}", e.match.last_line) : "",
 				   e.match.count > 1 ? fmt::format(", {} times", e.match.count) : "");
 		for (const auto &l : e.match.excerpt)
-			out += fmt::format("  | {}\n", l);
+			out += fmt::format("  | {}\n", core::terminal_safe(l));
 		out += fmt::format("  means: {}\n", s.meaning);
 		block(out, "decoded", e.decoded);
 		block(out, "on this machine", e.here);

@@ -64,6 +64,17 @@ std::vector<ModprobeFile> read_modprobe_d(io::RootFs &fs, std::vector<Unreadable
 	return out;
 }
 
+// Parameters the kernel registers root-only (mode 0600): amdgpu's vramlimit,
+// gartsize, gttsize and moverate (drivers/gpu/drm/amd/amdgpu/amdgpu_drv.c:
+// module_param_named(..., 0600), Linux 6.1 to 7.x; every other amdgpu, ttm and
+// amdttm parameter rdnactl reads is 0444 or 0644, e.g. drivers/gpu/drm/ttm/
+// ttm_tt.c: pages_limit 0644).  A non-root reader is refused those by design.
+static bool kernel_root_only(std::string_view module, std::string_view name)
+{
+	return module == "amdgpu" &&
+	       (name == "vramlimit" || name == "gartsize" || name == "gttsize" || name == "moverate");
+}
+
 std::map<std::string, std::string> read_module_params(io::RootFs &fs, const std::string &module,
 						      std::vector<Unreadable> *u)
 {
@@ -78,6 +89,8 @@ std::map<std::string, std::string> read_module_params(io::RootFs &fs, const std:
 			out[n] = *v;
 		else if (v.error().kind == io::FsErrorKind::empty)
 			out[n] = "";
+		else if (v.error().kind == io::FsErrorKind::permission_denied && kernel_root_only(module, n))
+			continue; // root only by design, not a fault
 		else if (u)
 			note(*u, module + ".parameters." + n, v.error());
 	}
@@ -113,6 +126,7 @@ void collect_driver(io::RootFs &fs, Driver &d, const std::vector<core::LoadedMod
 			names.insert({m, n});
 	}
 	std::map<std::string, std::optional<std::string>> live;
+	std::set<std::string> root_only;
 	for (const auto &[m, n] : names) {
 		std::string mod_dir = "sys/module/" + m;
 		if (!fs.exists(mod_dir))
@@ -123,10 +137,14 @@ void collect_driver(io::RootFs &fs, Driver &d, const std::vector<core::LoadedMod
 			live[m + "." + n] = *r;
 		else if (r.error().kind == io::FsErrorKind::empty)
 			live[m + "." + n] = "";
+		else if (r.error().kind == io::FsErrorKind::permission_denied && kernel_root_only(m, n))
+			root_only.insert(m + "." + n);
 		else if (r.error().kind != io::FsErrorKind::not_found)
 			note(u, m + "." + n, r.error()); // unreadable; not_found: no such parameter here
 	}
 	d.params = build_params(cmdline, modprobe, live);
+	for (auto &p : d.params)
+		p.root_only = root_only.count(p.module + "." + p.name) > 0;
 	for (auto &p : d.params)
 		if (p.source == ParamSource::modprobe_d && !p.source_file.empty() && p.source_file[0] != '/')
 			p.source_file = "/" + p.source_file;

@@ -75,6 +75,9 @@ struct Param {
 	// A modprobe.d setting that the command line overrides (empty if none).
 	std::string overridden_value, overridden_file;
 	int overridden_line = 0;
+	// The kernel registers the parameter root-only (mode 0600) and this reader
+	// was refused: not a fault, the value is simply not shown to other users.
+	bool root_only = false;
 };
 
 struct Driver {

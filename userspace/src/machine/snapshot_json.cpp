@@ -65,6 +65,8 @@ void to_json(ordered_json &o, const Param &p)
 	o["module"] = p.module;
 	o["name"] = p.name;
 	o["value"] = json_opt(p.live_value);
+	if (p.root_only)
+		o["root_only"] = true; // only then: the key is absent for readable parameters
 	o["source"] = std::string(to_string(p.source));
 	o["configured_value"] = set ? ordered_json(p.configured_value) : ordered_json(nullptr);
 	o["source_file"] = json_str_or_null(p.source_file);

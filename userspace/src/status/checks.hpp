@@ -98,6 +98,19 @@ void check_access(Ctx &c);
 void check_overrides(Ctx &c);
 void check_environment(Ctx &c);
 void check_copied_env(Ctx &c); // RDNA-ENV-014..017 (checks_env_copied.cpp), run by check_environment
+void check_igpu_code(Ctx &c);  // RDNA-ENV-018 (checks_env_visible.cpp), run by check_environment
+// The GPUs a ROCm process sees (checks_env_visible.cpp): KFD GPU order, what
+// ROCR_VISIBLE_DEVICES leaves, and HIP's order after HIP/CUDA_VISIBLE_DEVICES.
+struct VisibleGpus {
+	std::vector<const Device *> kfd_order, after_rocr, hip_order;
+	const VisibleVar *hip_var = nullptr; // HIP_VISIBLE_DEVICES, else CUDA_VISIBLE_DEVICES
+	bool known = true;                   // false: a variable could not be parsed
+};
+VisibleGpus visible_gpus(const Snapshot &s);
+// `d` is known to be hidden by the *_VISIBLE_DEVICES variables.
+bool hidden(const VisibleGpus &v, const Device &d);
+// The target the runtime loads code for on `d` (an ISA-compatible override's).
+std::string effective_target(const Ctx &c, const Device &d);
 // An allocator configuration as PyTorch reads it: what it rejects, and the
 // options it accepts (booleans spelt True/False) without expandable_segments:True.
 struct AllocConfCheck {

@@ -3,6 +3,7 @@
 
 #include "coverage/render.hpp"
 
+#include "core/parse.hpp"
 #include "core/rules.hpp"
 
 #include <algorithm>
@@ -28,6 +29,8 @@ void check_devices(Ctx &c)
 		return;
 	}
 	const auto advice = override_advice(c.s);
+	const VisibleGpus visible = visible_gpus(c.s);
+	const bool have_dgpu = std::any_of(amd.begin(), amd.end(), [](const Device *d) { return d->apu && !*d->apu; });
 	for (const Device *d : amd) {
 		if (!d->gfx_target) {
 			c.add("RDNA-GPU-003", dev_label(*d),
@@ -42,13 +45,23 @@ void check_devices(Ctx &c)
 			continue;
 		std::string safe = safe_override_for(*d->gfx_target);
 		bool rdna1 = d->generation == gpudb::Generation::rdna1;
+		// The target the runtime loads code for: an ISA-compatible override that is
+		// set decides (RDNA-ENV-004/012 report it).
+		const std::string runs_as = effective_target(c, *d);
+		const bool override_covers = runs_as != *d->gfx_target && rules::rocm_officially_supported(runs_as);
+		const bool is_hidden = hidden(visible, *d);
+		const bool mixed_igpu = d->apu && *d->apu && have_dgpu; // RDNA-ENV-006/007/018 speak for it
 		std::string fix =
-			!safe.empty() ? fmt::format("use libraries built for {} or gfx10-3-generic; otherwise export "
-						    "HSA_OVERRIDE_GFX_VERSION={} (ISA-compatible)",
-						    *d->gfx_target, safe)
-			: rdna1       ? "use libraries built natively for gfx101x (Debian's ROCm packages, a "
-					"self-built PyTorch) and do NOT set HSA_OVERRIDE_GFX_VERSION=10.3.0"
-				      : fmt::format("use libraries that contain {} code objects", *d->gfx_target);
+			!safe.empty()
+				? fmt::format("export HSA_OVERRIDE_GFX_VERSION={} (ISA-compatible: {} runs {} "
+					      "code unchanged), or use libraries built for {} or gfx10-3-generic",
+					      safe, *d->gfx_target,
+					      core::parse_hsa_override(safe) ? core::parse_hsa_override(safe)->name()
+									     : safe,
+					      *d->gfx_target)
+			: rdna1 ? "use libraries built natively for gfx101x (Debian's ROCm packages, a "
+				  "self-built PyTorch) and do NOT set HSA_OVERRIDE_GFX_VERSION=10.3.0"
+				: fmt::format("use libraries that contain {} code objects", *d->gfx_target);
 		// With a coverage scan the "may" becomes what the installed libraries
 		// contain (RDNA-COV-00x carry the remedies).
 		std::string installed;
@@ -58,17 +71,27 @@ void check_devices(Ctx &c)
 					installed += fmt::format("{}{}: {}", installed.empty() ? "" : "; ",
 								 c.a.coverage->installs[sv.install].label,
 								 coverage::verdict_phrase(sv.verdict));
+		// A warning unless something already gives it code (a safe override that is
+		// set, a scan whose RDNA-COV findings judge it) or it is not in use (hidden,
+		// or an iGPU next to a dGPU, which the RDNA-ENV checks handle).
+		const bool warn =
+			rdna1 || safe.empty() || (installed.empty() && !override_covers && !is_hidden && !mixed_igpu);
+		std::string state = override_covers ? fmt::format("; the override set runs {} code on it", runs_as)
+				    : is_hidden     ? "; hidden by *_VISIBLE_DEVICES"
+				    : mixed_igpu    ? "; an iGPU next to a discrete GPU"
+				    : !safe.empty() ? "; no HSA_OVERRIDE_GFX_VERSION is set for it"
+						    : "";
 		c.add("RDNA-GPU-002", dev_label(*d),
-		      fmt::format("{} is not on ROCm's official Linux support list{}", *d->gfx_target,
-				  rdna1 ? " (RDNA1: no ISA-compatible override exists)" : ""),
-		      installed.empty() ? "official ROCm and PyTorch wheels may contain no code objects for it: 'HIP "
+		      fmt::format("{} is not on ROCm's official Linux support list{}{}", *d->gfx_target,
+				  rdna1 ? " (RDNA1: no ISA-compatible override exists)" : "", state),
+		      installed.empty() ? "official ROCm and PyTorch wheels contain no code objects for it: 'HIP "
 					  "error: invalid device function' / hipErrorNoBinaryForGpu"
 					: "what is installed has, for it: " + installed + " (RDNA-COV findings)",
 		      fix,
 		      advice && advice->device == d && installed.empty()
 			      ? std::vector<Remedy>{SetEnv{"HSA_OVERRIDE_GFX_VERSION", advice->value, advice->why}}
 			      : std::vector<Remedy>{NoChange{}},
-		      rdna1 || safe.empty() ? Severity::warn : Severity::info);
+		      warn ? Severity::warn : Severity::info);
 	}
 }
 

@@ -163,6 +163,7 @@ void check_environment(Ctx &c)
 				    : Remedy{SetEnv{std::string(n), rest, note}}});
 	}
 	check_copied_env(c);
+	check_igpu_code(c);
 }
 
 } // namespace detail

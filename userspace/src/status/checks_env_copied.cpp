@@ -48,7 +48,7 @@ void misspelt(Ctx &c)
 		// Move the value to the real name, except an override (judged by
 		// RDNA-ENV-001..013 once it is spelt right; rdnactl env proposes the
 		// safe value when none is set) and when the real name is already set.
-		const bool is_override = *real == "HSA_OVERRIDE_GFX_VERSION";
+		const bool is_override = real->rfind("HSA_OVERRIDE_GFX_VERSION", 0) == 0; // _<N> too
 		if (!vars.count(*real) && !is_override) {
 			remedies.push_back(SetEnv{*real, value, fmt::format("the name {} meant", name)});
 			fix += fmt::format("; export {}='{}'", *real, value);

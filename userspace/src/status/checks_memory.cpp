@@ -1,4 +1,5 @@
-// Checks: the memory an APU can map for the GPU (GTT / TTM limit).
+// Checks: the memory an APU can map for the GPU (GTT / TTM limit, or the BIOS
+// carve-out on kernels before 6.10).
 #include "checks.hpp"
 
 #include "core/parse.hpp"
@@ -11,6 +12,52 @@ namespace rdnafix::status {
 
 namespace detail {
 
+namespace {
+
+std::optional<core::KernelVersion> kernel_of(const machine::Driver &d)
+{
+	if (auto pv = core::parse_proc_version(d.kernel_version_line); pv)
+		return pv->upstream ? *pv->upstream : pv->release;
+	if (auto r = core::parse_kernel_release(d.kernel_release); r)
+		return *r;
+	return std::nullopt;
+}
+
+std::string gib(std::uint64_t b)
+{
+	return fmt::format("{:.1f} GiB", double(b) / double(1ull << 30));
+}
+
+} // namespace
+
+// Before Linux 6.10, amdgpu_amdkfd_get_local_mem_info() gave KFD the APU's
+// visible VRAM, i.e. the BIOS carve-out, and every hipMalloc came from it;
+// commit 89773b85599a ("drm/amdkfd: Let VRAM allocations go to GTT domain on
+// small APUs", Linux 6.10) made KFD report and allocate GTT (ttm_tt_pages_limit)
+// instead (docs/amdgpu-facts.md §12).  On an older kernel
+// ttm.pages_limit changes nothing for ROCm: only the BIOS setting or a newer
+// kernel does.  True when the carve-out rule was reported.
+static bool check_carve_out(Ctx &c, const Device &d)
+{
+	auto kv = kernel_of(c.s.driver);
+	if (!kv || kv->at_least(6, 10) || !d.vram_total_bytes || !c.s.driver.mem_total_bytes)
+		return false;
+	const std::uint64_t carve = *d.vram_total_bytes, ram = *c.s.driver.mem_total_bytes;
+	// MemTotal does not count the carve-out: the memory of the machine is both.
+	if (carve * 4 >= (ram + carve) * 3)
+		return true; // the BIOS already gives the GPU most of the memory
+	c.add("RDNA-MEM-002", dev_label(d),
+	      fmt::format("kernel {} gives ROCm on this APU only the BIOS carve-out: {} (RAM {}); "
+			  "ttm.pages_limit does not change it",
+			  kv->numeric(), gib(carve), gib(ram)),
+	      "before Linux 6.10 KFD reports and allocates an APU's VRAM, which is the BIOS carve-out "
+	      "(drivers/gpu/drm/amd/amdgpu/amdgpu_amdkfd.c: amdgpu_amdkfd_get_local_mem_info); "
+	      "commit 89773b85599a (Linux 6.10) moved these allocations to GTT",
+	      "raise the UMA frame buffer size (\"UMA Frame Buffer Size\", \"iGPU Memory\") in the BIOS "
+	      "setup, or boot a Linux 6.10 or later kernel (then `ttm.pages_limit` sets the limit)");
+	return true;
+}
+
 void check_memory(Ctx &c)
 {
 	auto amd = amd_devices(c.s);
@@ -19,6 +66,8 @@ void check_memory(Ctx &c)
 		return; // the dGPU does the compute; the iGPU's ceiling does not matter
 	for (const Device *d : amd) {
 		if (!d->apu || !*d->apu)
+			continue;
+		if (check_carve_out(c, *d))
 			continue;
 		std::optional<std::uint64_t> ceiling = d->gtt_total_bytes;
 		if (c.s.driver.ttm_limit_bytes)

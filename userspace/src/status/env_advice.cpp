@@ -4,6 +4,7 @@
 #include "checks.hpp"
 
 #include "core/rules.hpp"
+#include "core/text_safe.hpp"
 
 #include <algorithm>
 #include <fmt/format.h>
@@ -56,8 +57,8 @@ std::vector<Export> env_changes(const std::vector<Finding> &findings, const mach
 	std::vector<Export> out;
 	std::set<std::string> done;
 	auto add = [&](Export e) {
-		if (e.comment.size() > 160)
-			e.comment = e.comment.substr(0, 157) + "...";
+		if (e.comment.size() > 160) // cut on a UTF-8 boundary
+			e.comment = e.comment.substr(0, core::utf8_prefix_len(e.comment, 157)) + "...";
 		if (done.insert(e.name).second)
 			out.push_back(std::move(e));
 	};

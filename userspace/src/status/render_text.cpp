@@ -3,6 +3,8 @@
 
 #include "machine/facts.hpp"
 
+#include "core/text_safe.hpp"
+
 #include "rdnafix_version.hpp"
 
 #include <fmt/format.h>
@@ -75,7 +77,14 @@ public:
 	void findings(const std::vector<Finding> &findings);
 
 private:
-	void line(const std::string &l) { o_ += l + "\n"; }
+	// Every line is machine text (device names, paths, environment values):
+	// terminal_safe makes control characters visible; only the styling that
+	// `head`/`styled` add stays a terminal sequence.
+	void line(const std::string &l) { o_ += core::terminal_safe(l) + "\n"; }
+	void head(const std::string &h, const std::string &rest = "")
+	{
+		o_ += st_.head(core::terminal_safe(h)) + core::terminal_safe(rest) + "\n";
+	}
 	// A section's unreadable items: name, path and reason.
 	void unreadable(const std::vector<Unreadable> &items)
 	{
@@ -95,7 +104,7 @@ private:
 
 void Text::header()
 {
-	line(st_.head(fmt::format("rdnactl {} status", RDNAFIX_VERSION)) +
+	head(fmt::format("rdnactl {} status", RDNAFIX_VERSION),
 	     fmt::format(" — root {}{}", s_.root,
 			 s_.collector == machine::CollectorKind::none
 				 ? ""
@@ -107,7 +116,7 @@ void Text::header()
 void Text::devices()
 {
 	line("");
-	line(st_.head("Devices"));
+	head("Devices");
 	if (s_.devices.empty())
 		line("  no DRM or display devices found");
 	for (const auto &d : s_.devices) {
@@ -161,7 +170,7 @@ void Text::driver()
 {
 	const auto &dr = s_.driver;
 	line("");
-	line(st_.head("Driver"));
+	head("Driver");
 	line(fmt::format("  kernel          {}", or_unset(dr.kernel_release, "unknown")));
 	line(fmt::format("  amdgpu          {}{}", dr.amdgpu_loaded ? "loaded" : "not loaded",
 			 dr.initstate ? " (initstate " + *dr.initstate + ")" : ""));
@@ -171,7 +180,9 @@ void Text::driver()
 				  : p.source == machine::ParamSource::modprobe_d
 					  ? fmt::format("{}:{}", p.source_file, p.source_line)
 					  : "default";
-		std::string val = p.live_value ? *p.live_value : (set ? "(not loaded)" : "-");
+		std::string val = p.live_value  ? *p.live_value
+				  : p.root_only ? "root only" // mode 0600 in the kernel: not a fault
+						: (set ? "(not loaded)" : "-");
 		std::string cfg = set ? fmt::format(" set to {}", p.configured_value) : "";
 		line(fmt::format("  {:<28} {:<12} {}{}", p.module + "." + p.name, val, src, cfg));
 		if (!p.overridden_file.empty())
@@ -190,7 +201,7 @@ void Text::rdnafix()
 {
 	const auto &r = s_.rdnafix;
 	line("");
-	line(st_.head("rdnafix module"));
+	head("rdnafix module");
 	line(fmt::format("  installed       {}", r.installed ? r.installed_paths.front() : "no"));
 	line(fmt::format("  loaded          {}",
 			 r.loaded ? fmt::format("yes ({})", to_string(r.loaded_evidence)) : "no"));
@@ -228,7 +239,7 @@ void Text::rdnafix()
 void Text::configuration()
 {
 	line("");
-	line(st_.head("Configuration"));
+	head("Configuration");
 	for (auto &l : configuration_lines(s_, a_))
 		line(l);
 }
@@ -237,7 +248,7 @@ void Text::access()
 {
 	const auto &acc = s_.access;
 	line("");
-	line(st_.head("Access"));
+	head("Access");
 	line(fmt::format("  judged for      {}{}",
 			 acc.subject == machine::AccessSubject::user ? "user " + acc.user : "this process",
 			 acc.subject == machine::AccessSubject::process && !acc.user.empty() ? " (" + acc.user + ")"
@@ -273,7 +284,7 @@ void Text::environment()
 {
 	const auto &e = s_.environment;
 	line("");
-	line(st_.head("Environment") + " (" + e.source + ")");
+	head("Environment", " (" + e.source + ")");
 	if (e.vars.empty())
 		line("  no relevant variables set");
 	for (const auto &[k, v] : e.vars)
@@ -292,7 +303,7 @@ void Text::environment()
 void Text::code_objects()
 {
 	line("");
-	line(st_.head("Code objects"));
+	head("Code objects");
 	for (auto &l : coverage_lines(a_))
 		line(l);
 }
@@ -302,7 +313,7 @@ void Text::kernel_log()
 	if (s_.kernel_log.source == machine::KernelLogSource::none)
 		return;
 	line("");
-	line(st_.head("Kernel log (this boot)") + " (" + s_.kernel_log.path + ")");
+	head("Kernel log (this boot)", " (" + s_.kernel_log.path + ")");
 	for (const auto &l : kernel_log_lines(s_))
 		line("  " + l);
 }
@@ -310,12 +321,14 @@ void Text::kernel_log()
 void Text::findings(const std::vector<Finding> &findings)
 {
 	line("");
-	line(st_.head("Findings"));
+	head("Findings");
 	if (findings.empty())
 		line("  none");
 	for (const auto &f : findings) {
-		line(fmt::format("  {} {}{}: {}", st_.sev(f.severity, fmt::format("[{}]", severity_name(f.severity))),
-				 f.id, f.subject.empty() ? "" : " " + f.subject, f.finding));
+		o_ += "  " + st_.sev(f.severity, fmt::format("[{}]", severity_name(f.severity))) +
+		      core::terminal_safe(
+			      fmt::format(" {}{}: {}", f.id, f.subject.empty() ? "" : " " + f.subject, f.finding)) +
+		      "\n";
 		line(fmt::format("      why: {}", f.why));
 		line(fmt::format("      fix: {}", f.fix));
 	}

@@ -1,5 +1,7 @@
 #include "render.hpp"
 
+#include "core/text_safe.hpp"
+
 #include <fmt/format.h>
 
 namespace rdnafix::validate {
@@ -9,6 +11,14 @@ namespace {
 std::string num(const std::optional<double> &v, const char *f = "{:.3g}")
 {
 	return v ? fmt::format(fmt::runtime(f), *v) : std::string("-");
+}
+
+// Reasons, kernel log lines, a child's output and history rows are machine
+// text: control characters in them are escaped (core::terminal_safe); a
+// multi-line text keeps its line breaks.
+std::string safe(std::string_view s)
+{
+	return core::terminal_safe(s);
 }
 
 } // namespace
@@ -39,17 +49,17 @@ std::string render_findings(const std::vector<CaseResult> &results)
 		else
 			++failed;
 		if (!r.reason.empty())
-			out += fmt::format("{}: {}: {}\n", r.name, status_name(r.status), r.reason);
+			out += fmt::format("{}: {}: {}\n", r.name, status_name(r.status), safe(r.reason));
 		if (!r.kernel_log.empty()) {
 			out += fmt::format("{}: {} kernel log line(s) while it ran:\n", r.name, r.kernel_log.size());
 			for (const auto &e : r.kernel_log) {
-				out += fmt::format("    [{}] {}\n", log_kind_name(e.kind), e.text);
+				out += fmt::format("    [{}] {}\n", log_kind_name(e.kind), safe(e.text));
 				if (e.fault)
 					out += fmt::format("        decoded: {}\n", e.fault->explain());
 			}
 		}
 		if (is_failure(r.status) && !r.output_tail.empty()) {
-			std::string t = utf8_tail(r.output_tail, 600);
+			std::string t = utf8_tail(core::terminal_safe_lines(r.output_tail), 600);
 			if (t.size() < r.output_tail.size())
 				t = "..." + t;
 			out += fmt::format("{}: last output of the case process:\n{}{}", r.name, t,
@@ -61,7 +71,7 @@ std::string render_findings(const std::vector<CaseResult> &results)
 		if (!r.kernel_log_note.empty())
 			note = r.kernel_log_note;
 	if (!note.empty())
-		out += note + "\n";
+		out += safe(note) + "\n";
 	out += fmt::format("{} passed, {} failed, {} skipped\n", passed, failed, skipped);
 	return out;
 }
@@ -127,15 +137,16 @@ std::string render_history(const std::vector<StoredRun> &runs, const std::vector
 		int p = 0, f = 0, s = 0;
 		for (const auto &c : r.cases)
 			(c.status == Status::pass ? p : c.status == Status::skip ? s : f)++;
-		out += fmt::format("{:>5}  {:<20}  {:<24}  {:<28} {:>5} {:>5} {:>5}\n", r.id, r.info.started_at,
-				   r.info.kernel_release, r.info.device.empty() ? "-" : r.info.device, p, f, s);
+		out += fmt::format("{:>5}  {:<20}  {:<24}  {:<28} {:>5} {:>5} {:>5}\n", r.id, safe(r.info.started_at),
+				   safe(r.info.kernel_release), r.info.device.empty() ? "-" : safe(r.info.device), p, f,
+				   s);
 	}
 	if (regressions.empty()) {
 		out += "no regressions between kernel releases\n";
 	} else {
 		out += fmt::format("{} regression(s) between kernel releases:\n", regressions.size());
 		for (const auto &g : regressions)
-			out += "  " + g.describe() + "\n";
+			out += "  " + safe(g.describe()) + "\n";
 	}
 	return out;
 }

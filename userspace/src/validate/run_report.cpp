@@ -15,19 +15,14 @@ namespace rdnafix::validate {
 
 namespace {
 
-// Each line of machine-supplied text made safe for a terminal, lines kept.
+// Each line of machine-supplied text made safe for a terminal, lines kept,
+// and the last one ended.
 std::string safe_lines(const std::string &text)
 {
-	std::string out;
-	std::size_t start = 0;
-	while (start < text.size()) {
-		auto end = text.find('\n', start);
-		if (end == std::string::npos)
-			end = text.size();
-		out += core::terminal_safe(std::string_view(text).substr(start, end - start)) + "\n";
-		start = end + 1;
-	}
-	return out;
+	std::string o = core::terminal_safe_lines(text);
+	if (!o.empty() && o.back() != '\n')
+		o += '\n';
+	return o;
 }
 
 } // namespace
