@@ -148,6 +148,25 @@ extern const struct rf_hook_def rf_hook_defs[RF_HOOK_COUNT];
 extern unsigned int rf_pte_flags_arg;
 extern atomic_t rf_probe_seen;
 
+/*
+ * Why the PTE hook refused to touch one call's flags (nothing written);
+ * each has a counter, /sys/kernel/rdnafix/pte_refused_<name>.
+ */
+enum rf_pte_refusal {
+	RF_PTE_REFUSED_POINTER,		/* not 8-byte aligned inside current's stack */
+	RF_PTE_REFUSED_ENTRY_VALUE,	/* entry value is not a GMC v10 PTE flag word */
+	RF_PTE_REFUSED_RETURN_VALUE,	/* amdgpu's result is not a PTE flag word */
+	RF_PTE_REFUSAL_COUNT,
+};
+
+extern atomic64_t rf_pte_refused[RF_PTE_REFUSAL_COUNT];
+
+/* ---- prototype evidence (rdnafix_proto.c) ---- */
+#define RF_PROTO_TEXT_MAX	256
+extern bool rf_pte_unproven;
+extern char rf_pte_proto_text[RF_PROTO_TEXT_MAX];
+int rf_pte_proto_decide(char *why, size_t len);
+
 /* ---- arming (rdnafix_arm.c) ---- */
 struct rf_hook {
 	const char *name;		/* hooks/<name> in sysfs */

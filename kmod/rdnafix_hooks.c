@@ -15,6 +15,8 @@
 #include <linux/moduleparam.h>
 #include <linux/pci.h>
 #include <linux/ptrace.h>
+#include <linux/sched.h>
+#include <linux/sched/task_stack.h>
 #include <linux/string.h>
 
 #include "rdnafix.h"
@@ -201,11 +203,34 @@ struct rf_pte_data {
 	struct rf_dev *dev;
 };
 
+atomic64_t rf_pte_refused[RF_PTE_REFUSAL_COUNT];
+
+/*
+ * Is @p a u64 that lies wholly inside the current task's stack?  Every
+ * caller of get_vm_pte passes the address of a local variable
+ * (amdgpu_vm.c: amdgpu_vm_bo_update, kfd_svm.c: svm_range_map_to_gpu), so
+ * anything else means the prototype is not what rdnafix was built for.
+ * The test of object_is_on_stack() (linux/sched/task_stack.h), extended to
+ * the last byte.
+ */
+static bool rf_pte_ptr_ok(const u64 *p)
+{
+	unsigned long lo = (unsigned long)task_stack_page(current);
+	unsigned long a = (unsigned long)p;
+
+	if (!lo || !IS_ALIGNED(a, sizeof(u64)))
+		return false;
+	return a >= lo && a + sizeof(u64) <= lo + THREAD_SIZE;
+}
+
+NOKPROBE_SYMBOL(rf_pte_ptr_ok);
+
 static int rf_pte_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
 {
 	struct rf_pte_data *pd = (struct rf_pte_data *)ri->data;
 	void *adev = (void *)regs_get_kernel_argument(regs, 0);
 	struct rf_dev *d = rf_dev_by_adev(adev);
+	u64 *p;
 
 	if (!d) {
 		d = rf_dev_for_adev(adev, false);
@@ -218,9 +243,18 @@ static int rf_pte_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
 	if (READ_ONCE(rf_mtype_sysmem) == RDNAFIX_MTYPE_KEEP &&
 	    READ_ONCE(rf_mtype_vram) == RDNAFIX_MTYPE_KEEP)
 		return 1;
-	pd->flags = (u64 *)regs_get_kernel_argument(regs, rf_pte_flags_arg);
+	p = (u64 *)regs_get_kernel_argument(regs, rf_pte_flags_arg);
+	if (!rf_pte_ptr_ok(p)) {
+		atomic64_inc(&rf_pte_refused[RF_PTE_REFUSED_POINTER]);
+		return 1;
+	}
+	if (!rdnafix_pte_is_flag_word(READ_ONCE(*p))) {
+		atomic64_inc(&rf_pte_refused[RF_PTE_REFUSED_ENTRY_VALUE]);
+		return 1;
+	}
+	pd->flags = p;
 	pd->dev = d;
-	return pd->flags ? 0 : 1;
+	return 0;
 }
 
 NOKPROBE_SYMBOL(rf_pte_entry);
@@ -228,9 +262,18 @@ NOKPROBE_SYMBOL(rf_pte_entry);
 static int rf_pte_return(struct kretprobe_instance *ri, struct pt_regs *regs)
 {
 	struct rf_pte_data *pd = (struct rf_pte_data *)ri->data;
-	u64 pte = READ_ONCE(*pd->flags);
-	u64 out;
+	u64 pte, out;
 
+	/* the same task returns on the same stack: prove it again all the same */
+	if (!rf_pte_ptr_ok(pd->flags)) {
+		atomic64_inc(&rf_pte_refused[RF_PTE_REFUSED_POINTER]);
+		return 0;
+	}
+	pte = READ_ONCE(*pd->flags);
+	if (!rdnafix_pte_is_flag_word(pte)) {
+		atomic64_inc(&rf_pte_refused[RF_PTE_REFUSED_RETURN_VALUE]);
+		return 0;
+	}
 	switch (rdnafix_pte_apply(pte, READ_ONCE(rf_mtype_sysmem), READ_ONCE(rf_mtype_vram),
 				  READ_ONCE(rf_dry_run), &out)) {
 	case RDNAFIX_PTE_REWRITE:

@@ -27,6 +27,25 @@
 #define RDNAFIX_PTE_MTYPE_SHIFT		48
 #define RDNAFIX_PTE_MTYPE_MASK		(7ULL << RDNAFIX_PTE_MTYPE_SHIFT)
 
+/*
+ * Every bit a GMC v10 PTE flag word (the value get_vm_pte receives and
+ * returns through its flags pointer; the page address is added later by
+ * amdgpu_vm_update_range) can hold: 0 valid, 1 system, 2 snooped, 3 tmz,
+ * 4 executable, 5 readable, 6 writeable, 11:7 fragment, 50:48 MTYPE,
+ * 51 PRT, 55 LOG, 56 TF, 58 NOALLOC (drivers/gpu/drm/amd/amdgpu/
+ * amdgpu_vm.h: AMDGPU_PTE_*, and the "PTE format on NAVI 10" comment in
+ * gmc_v10_0.c, Linux 6.1, 6.12 and 7.2).  A word with any other bit set
+ * (an address, a pointer, a counter) is not what the hook expects:
+ * nothing is written through that pointer.
+ */
+#define RDNAFIX_PTE_FLAG_BITS	(0xfffULL | (0xfULL << 48) | BIT_ULL(55) | BIT_ULL(56) | \
+				 BIT_ULL(58))
+
+static inline bool rdnafix_pte_is_flag_word(u64 v)
+{
+	return (v & ~RDNAFIX_PTE_FLAG_BITS) == 0;
+}
+
 /* ------------------------------------------------------------------ */
 /* PTE MTYPE rewrite                                                   */
 /* ------------------------------------------------------------------ */

@@ -54,6 +54,28 @@ static ssize_t dry_run_show(struct kobject *kobj, struct kobj_attribute *attr, c
 	return sysfs_emit(buf, "%d\n", READ_ONCE(rf_dry_run) ? 1 : 0);
 }
 
+static ssize_t pte_prototype_show(struct kobject *kobj, struct kobj_attribute *attr, char *buf)
+{
+	ssize_t n;
+
+	mutex_lock(&rf_arm_lock);
+	n = sysfs_emit(buf, "%s\n", rf_pte_proto_text[0] ? rf_pte_proto_text :
+			   "not decided: amdgpu is not loaded");
+	mutex_unlock(&rf_arm_lock);
+	return n;
+}
+
+#define RF_REFUSED_SHOW(_name, _id)						\
+static ssize_t _name##_show(struct kobject *kobj, struct kobj_attribute *attr, char *buf) \
+{										\
+	return sysfs_emit(buf, "%lld\n",					\
+			  (long long)atomic64_read(&rf_pte_refused[_id]));	\
+}
+
+RF_REFUSED_SHOW(pte_refused_pointer, RF_PTE_REFUSED_POINTER)
+RF_REFUSED_SHOW(pte_refused_entry_value, RF_PTE_REFUSED_ENTRY_VALUE)
+RF_REFUSED_SHOW(pte_refused_return_value, RF_PTE_REFUSED_RETURN_VALUE)
+
 static struct kobj_attribute rf_root_attr[] = {
 #define RDNAFIX_ROOT_FILE(_name) __ATTR_RO(_name),
 #include "rdnafix_sysfs_files.h"

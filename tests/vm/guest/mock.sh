@@ -137,4 +137,35 @@ expect_eq dry:09:frag_app "$(dev 0000:09:00.0 fragment_size_applied)" -1
 echo 0 >$RP/dry_run
 pte_expect 0 $SYS nc $UC
 report mock_dry_run "dry_run=1 counted a would-rewrite and changed no PTE and no noretry/fragment"
+
+# --- never write through an unproven pointer (issue 10 item 1)
+expect_prefix pte_prototype "$(rd $RF/pte_prototype)" "flags=argument"
+# an entry value with bits no PTE flag word holds (an address) is refused
+ev0=$(rd $RF/pte_refused_entry_value)
+rw0=$(dev 0000:03:00.0 pte_rewrites)
+pte_expect 0 0x1000000003 nc 0x1000000003 0x1000000003
+expect_eq refused_entry_value "$(rd $RF/pte_refused_entry_value)" $((ev0 + 1))
+expect_eq refused_entry:03:pte_rewrites "$(dev 0000:03:00.0 pte_rewrites)" "$rw0"
+report mock_pte_refuse_value "a flags word with address bits was refused and left as amdgpu wrote it"
+
+# a mock whose get_vm_pte takes the flags BY VALUE where the kernel's takes
+# the pointer (and the pointer one argument later): every call is refused
+if [ -f /mod/mock-variant/amdgpu.ko ] && rmmod amdgpu && insmod /mod/mock-variant/amdgpu.ko; then
+	expect_hooks variant active active active active
+	p0=$(rd $RF/pte_refused_pointer)
+	probe_expect 0 1002 73df 0000:0a:00.0 "1 1 6 6"
+	wait_for "$D/0000:0a:00.0/targeted"
+	pte_expect 0 $SYS nc $SYS $SYS		# would be UC through a proven pointer
+	pte_expect 0 $SYS wc $WC $WC
+	expect_eq variant:refused_pointer "$(rd $RF/pte_refused_pointer)" $((p0 + 2))
+	expect_eq variant:0a:pte_calls "$(dev 0000:0a:00.0 pte_calls)" 2
+	expect_eq variant:0a:pte_rewrites "$(dev 0000:0a:00.0 pte_rewrites)" 0
+	rmmod amdgpu || FAILS="$FAILS rmmod-variant"
+	# back to the normal mock for the suites that follow
+	insmod $MOCK noretry=0 || FAILS="$FAILS insmod-mock-again"
+	probe_expect 0 1002 731f 0000:03:00.0 "1 1 6 6"
+else
+	FAILS="$FAILS no-variant-or-swap-failed"
+fi
+report mock_pte_prototype_variant "get_vm_pte with another prototype: refused at the pointer check, PTE flags unchanged"
 dmesg_check mock

@@ -22,6 +22,13 @@
  *     bench SLOT COUNT
  *         COUNT get_vm_pte() calls, answers "calls=N ns=TOTAL"
  *     remove SLOT
+ *
+ * Built with -DMOCK_PTE_VALUE_VARIANT=1 (tests/vm/build-mock.sh makes it
+ * as variant/amdgpu.ko) its get_vm_pte has a DIFFERENT prototype from the
+ * kernel's: a u64 flags VALUE where amdgpu has its "uint64_t *flags", and
+ * the pointer one argument later.  rdnafix, built for the real prototype,
+ * must refuse every call (nothing on the stack at that argument) and
+ * leave the PTE flags as the mock computed them.
  */
 #include <linux/module.h>
 #include <linux/moduleparam.h>
@@ -39,6 +46,17 @@
 #define MOCK_PTE_V2 1		/* get_vm_pte(adev, vm, bo, vm_flags, flags) */
 #else
 #define MOCK_PTE_V2 0		/* get_vm_pte(adev, mapping, flags) + map_mtype */
+#endif
+
+#ifndef MOCK_PTE_VALUE_VARIANT
+#define MOCK_PTE_VALUE_VARIANT 0
+#endif
+#if MOCK_PTE_VALUE_VARIANT
+#define MOCK_VALUE_ARG(v)	v,
+#define MOCK_VALUE_PARAM	u64 flags_value,
+#else
+#define MOCK_VALUE_ARG(v)
+#define MOCK_VALUE_PARAM
 #endif
 
 #define MOCK_SLOTS		8
@@ -143,7 +161,8 @@ static u64 mock_hw_mtype(u32 uapi)
 
 #if MOCK_PTE_V2
 static MOCK_HOOK void gmc_v10_0_get_vm_pte(struct amdgpu_device *adev, struct amdgpu_vm *vm,
-				    struct amdgpu_bo *bo, uint32_t vm_flags, uint64_t *flags)
+				    struct amdgpu_bo *bo, uint32_t vm_flags,
+				    MOCK_VALUE_PARAM uint64_t *flags)
 {
 	u64 f = READ_ONCE(*flags);
 
@@ -162,7 +181,8 @@ static MOCK_HOOK uint64_t gmc_v10_0_map_mtype(struct amdgpu_device *adev, uint32
 }
 
 static MOCK_HOOK void gmc_v10_0_get_vm_pte(struct amdgpu_device *adev,
-				    struct amdgpu_bo_va_mapping *mapping, uint64_t *flags)
+				    struct amdgpu_bo_va_mapping *mapping,
+				    MOCK_VALUE_PARAM uint64_t *flags)
 {
 	u64 f = READ_ONCE(*flags);
 
@@ -263,12 +283,12 @@ static u64 mock_one_pte(struct amdgpu_device *adev, u64 pte, u32 uapi)
 	struct amdgpu_vm vm = { 0 };
 	struct amdgpu_bo bo = { 0 };
 
-	gmc_v10_0_get_vm_pte(adev, &vm, &bo, uapi, &flags);
+	gmc_v10_0_get_vm_pte(adev, &vm, &bo, uapi, MOCK_VALUE_ARG(pte) &flags);
 #else
 	struct amdgpu_bo_va_mapping mapping;
 
 	mapping.flags = gmc_v10_0_map_mtype(adev, uapi);
-	gmc_v10_0_get_vm_pte(adev, &mapping, &flags);
+	gmc_v10_0_get_vm_pte(adev, &mapping, MOCK_VALUE_ARG(pte) &flags);
 #endif
 	return flags;
 }
@@ -372,7 +392,8 @@ static int __init mock_init(void)
 {
 	mock_dir = debugfs_create_dir("mock_amdgpu", NULL);
 	debugfs_create_file("ctl", 0600, mock_dir, NULL, &mock_ctl_fops);
-	pr_info("mock amdgpu (TEST ONLY) loaded, pte api v%d\n", MOCK_PTE_V2 ? 2 : 1);
+	pr_info("mock amdgpu (TEST ONLY) loaded, pte api v%d%s\n", MOCK_PTE_V2 ? 2 : 1,
+		MOCK_PTE_VALUE_VARIANT ? ", variant: flags passed by value" : "");
 	return 0;
 }
 
