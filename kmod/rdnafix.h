@@ -31,6 +31,7 @@ extern int rf_noretry;
 extern int rf_fragment;
 extern int rf_mtype_sysmem;
 extern int rf_mtype_vram;
+extern int rf_mtype_override;
 extern bool rf_dry_run;
 extern bool rf_strict;
 extern struct rf_sel_param rf_targets;

@@ -275,7 +275,7 @@ static int rf_pte_return(struct kretprobe_instance *ri, struct pt_regs *regs)
 		return 0;
 	}
 	switch (rdnafix_pte_apply(pte, READ_ONCE(rf_mtype_sysmem), READ_ONCE(rf_mtype_vram),
-				  READ_ONCE(rf_dry_run), &out)) {
+				  READ_ONCE(rf_mtype_override), READ_ONCE(rf_dry_run), &out)) {
 	case RDNAFIX_PTE_REWRITE:
 		WRITE_ONCE(*pd->flags, out);
 		atomic64_inc(&pd->dev->pte_rewrites);

@@ -92,7 +92,7 @@ pte_expect 0 $SYS nc $UC $SYS		# RDNA1 sysmem: NC -> UC
 pte_expect 0 $VRAM nc $VRAM $VRAM	# VRAM: keep
 pte_expect 0 $SYS uc $UC $UC		# already UC: nothing to do
 pte_expect 0 $PRT nc $PRT		# PRT entries are left alone
-pte_expect 1 $SYS wc $UC $WC		# RDNA2 sysmem: WC -> UC
+pte_expect 1 $SYS wc $WC $WC		# RDNA2 sysmem: WC asked for, kept (mtype_override=nc)
 pte_expect 2 $SYS nc $SYS		# RDNA3: never
 pte_expect 3 $SYS nc $SYS		# excluded
 pte_expect 4 $SYS nc $SYS		# excluded by address
@@ -100,12 +100,12 @@ pte_expect 5 $SYS nc $SYS		# refused (layout)
 expect_eq 03:pte_calls "$(dev 0000:03:00.0 pte_calls)" 4
 expect_eq 03:pte_rewrites "$(dev 0000:03:00.0 pte_rewrites)" 1
 expect_eq 03:pte_would "$(dev 0000:03:00.0 pte_would_rewrite)" 1
-expect_eq 04:pte_rewrites "$(dev 0000:04:00.0 pte_rewrites)" 1
+expect_eq 04:pte_rewrites "$(dev 0000:04:00.0 pte_rewrites)" 0
 expect_eq 05:pte_rewrites "$(dev 0000:05:00.0 pte_rewrites)" 0
 expect_eq 06:pte_rewrites "$(dev 0000:06:00.0 pte_rewrites)" 0
 expect_eq 06:pte_would "$(dev 0000:06:00.0 pte_would_rewrite)" 0
 expect_eq 07:pte_rewrites "$(dev 0000:07:00.0 pte_rewrites)" 0
-report mock_pte_mtype "sysmem rewritten to UC only on targeted devices, VRAM/PRT kept"
+report mock_pte_mtype "sysmem NC rewritten to UC only on targeted devices, VRAM/PRT/WC kept"
 
 # --- runtime changes apply to the next call
 echo wc >$RP/mtype_sysmem
@@ -137,6 +137,20 @@ expect_eq dry:09:frag_app "$(dev 0000:09:00.0 fragment_size_applied)" -1
 echo 0 >$RP/dry_run
 pte_expect 0 $SYS nc $UC
 report mock_dry_run "dry_run=1 counted a would-rewrite and changed no PTE and no noretry/fragment"
+
+# --- amdgpu's deliberate UC and invalid entries are kept unless mtype_override=any
+echo wc >$RP/mtype_sysmem
+expect_eq mtype_override-default "$(rd $RP/mtype_override)" nc
+pte_expect 0 $SYS uc $UC $UC		# amdgpu chose UC (coherent): kept
+pte_expect 0 0x2 nc 0x2 0x2		# SYSTEM without VALID: not a mapping, kept
+pte_expect 0 $SYS nc $WC $SYS		# amdgpu's default NC: rewritten
+echo any >$RP/mtype_override
+pte_expect 0 $SYS uc $WC $UC		# opt-in: UC overridden
+pte_expect 0 0x2 nc 0x2 0x2		# still not a mapping
+echo nc >$RP/mtype_override
+pte_expect 0 $SYS uc $UC $UC
+echo uc >$RP/mtype_sysmem
+report mock_pte_respect_uc "UC and invalid entries kept by default; UC overridden only with mtype_override=any"
 
 # --- never write through an unproven pointer (issue 10 item 1)
 expect_prefix pte_prototype "$(rd $RF/pte_prototype)" "flags=argument"
