@@ -18,7 +18,7 @@
 struct pci_dev;
 
 #define RF_MAX_DEVS		16
-#define RF_BDF_LEN		16
+#define RF_BDF_LEN		20	/* "0000:03:00.0"; domains up to ffffffff */
 
 /* ---- parameters (rdnafix_params.c) ---- */
 struct rf_sel_param {
@@ -119,12 +119,17 @@ enum rf_amdgpu_state {
 
 /*
  * One of amdgpu's own parameter variables, set to a device's value for the
- * duration of one call and restored on return.  All fields under rf_lock.
+ * duration of one call and restored on return.  Calls that overlap (two
+ * devices initialising at once) share the value the first one put there:
+ * nothing changes it while any call is inside, the last one out restores
+ * it, and each device records the value it really received.  All fields
+ * under rf_lock.
  */
 struct rf_swap {
 	int *var;		/* amdgpu's variable, NULL when unknown */
-	void *owner;		/* adev whose value is in *var, or NULL */
-	int saved;		/* amdgpu's own value while owner != NULL */
+	int users;		/* calls inside the hooked function */
+	bool swapped;		/* *var holds a device's value, not amdgpu's */
+	int saved;		/* amdgpu's own value while swapped */
 };
 
 /*

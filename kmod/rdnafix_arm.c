@@ -160,9 +160,10 @@ void rf_hooks_disarm(void)
 
 		if (!sw)
 			continue;
-		if (sw->owner && sw->var)
+		if (sw->swapped && sw->var)
 			WRITE_ONCE(*sw->var, sw->saved);
-		sw->owner = NULL;
+		sw->swapped = false;
+		sw->users = 0;
 		sw->var = NULL;
 	}
 	raw_spin_unlock_irqrestore(&rf_lock, flags);

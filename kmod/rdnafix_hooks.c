@@ -96,21 +96,22 @@ NOKPROBE_SYMBOL(rf_probe_return);
 
 struct rf_swap_data {
 	struct rf_dev *dev;
-	void *adev;
-	int value;
+	int got;		/* the value in amdgpu's variable during the call */
+	bool mine;		/* @got is what rdnafix decided for this device */
+	bool own;		/* rdnafix decided amdgpu's own value (want -1) */
 };
 
 /*
- * Entry of an init-time hook: put the device's requested value into
- * amdgpu's variable for this call.  Returns 0 if the return handler must
- * restore it.
+ * Entry of an init-time hook.  The first call in puts its device's
+ * requested value into amdgpu's variable (if it has one); later calls that
+ * overlap it get whatever is there and record it.  Returns 0: the return
+ * handler must run to leave and restore.
  */
 static int rf_swap_entry(struct kretprobe_instance *ri, struct pt_regs *regs,
 			 struct rf_swap *sw, bool noretry)
 {
 	struct rf_swap_data *sd = (struct rf_swap_data *)ri->data;
 	void *adev = (void *)regs_get_kernel_argument(regs, 0);
-	const char *what = noretry ? "noretry" : "vm_fragment_size";
 	struct rf_dev *d = rf_dev_for_adev(adev, true);
 	unsigned long flags;
 	int want, ret = 1;
@@ -119,24 +120,25 @@ static int rf_swap_entry(struct kretprobe_instance *ri, struct pt_regs *regs,
 		return 1;
 	raw_spin_lock_irqsave(&rf_lock, flags);
 	want = noretry ? d->noretry_req : d->fragment_req;
-	if (!sw->var) {
-		/* hook armed without the variable: cannot happen, stay safe */
-	} else if (sw->owner) {
-		scnprintf(d->note, sizeof(d->note),
-			  "%s not applied: another device was initialising at the same time",
-			  what);
-	} else if (!d->targeted || d->refused || want == -1) {
-		/* amdgpu's own value */
-	} else if (READ_ONCE(rf_dry_run)) {
+	if (!d->targeted || d->refused)
+		want = -1;
+	if (want != -1 && READ_ONCE(rf_dry_run)) {
 		scnprintf(d->note, sizeof(d->note),
 			  "dry run: requested noretry/vm_fragment_size not applied");
-	} else {
-		sw->owner = adev;
-		sw->saved = READ_ONCE(*sw->var);
-		WRITE_ONCE(*sw->var, want);
+		want = -1;
+	}
+	if (sw->var) {
+		if (sw->users == 0 && want != -1) {
+			sw->saved = READ_ONCE(*sw->var);
+			WRITE_ONCE(*sw->var, want);
+			sw->swapped = true;
+		}
+		sw->users++;
 		sd->dev = d;
-		sd->adev = adev;
-		sd->value = want;
+		sd->got = READ_ONCE(*sw->var);
+		/* what this device should get: its value, or amdgpu's own */
+		sd->mine = want != -1 ? sd->got == want : !sw->swapped || sd->got == sw->saved;
+		sd->own = want == -1;
 		ret = 0;
 	}
 	raw_spin_unlock_irqrestore(&rf_lock, flags);
@@ -148,18 +150,31 @@ NOKPROBE_SYMBOL(rf_swap_entry);
 static int rf_swap_return(struct kretprobe_instance *ri, struct rf_swap *sw, bool noretry)
 {
 	struct rf_swap_data *sd = (struct rf_swap_data *)ri->data;
+	const char *what = noretry ? "noretry" : "vm_fragment_size";
+	struct rf_dev *d = sd->dev;
 	unsigned long flags;
 
 	raw_spin_lock_irqsave(&rf_lock, flags);
-	if (sw->owner == sd->adev) {
+	if (sw->users > 0 && --sw->users == 0 && sw->swapped) {
 		if (sw->var)
 			WRITE_ONCE(*sw->var, sw->saved);
-		sw->owner = NULL;
-		if (noretry)
-			sd->dev->noretry_applied = sd->value;
-		else
-			sd->dev->fragment_applied = sd->value;
+		sw->swapped = false;
 	}
+	if (!sd->mine) {
+		/* overlapped another device's call: it received that device's value */
+		size_t len = strnlen(d->note, sizeof(d->note));
+
+		scnprintf(d->note + len, sizeof(d->note) - len,
+			  "%s%s %d received from another device initialising at the same time",
+			  len ? "; " : "", what, sd->got);
+	}
+	/* applied: what rdnafix put in place for this call, or -1 for amdgpu's own */
+	if (sd->mine && sd->own)
+		sd->got = -1;
+	if (noretry)
+		d->noretry_applied = sd->got;
+	else
+		d->fragment_applied = sd->got;
 	raw_spin_unlock_irqrestore(&rf_lock, flags);
 	return 0;
 }

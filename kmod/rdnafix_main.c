@@ -46,6 +46,19 @@ static int rf_module_notify(struct notifier_block *nb, unsigned long action, voi
 		}
 		break;
 	case MODULE_STATE_LIVE:
+		/*
+		 * rdnafix loaded while amdgpu was loading and missed COMING
+		 * (amdgpu was not yet in the module kset when rf_init looked):
+		 * arm now, as for an amdgpu loaded before rdnafix.
+		 */
+		if (atomic_read(&rf_amdgpu_state) == RF_AMDGPU_ABSENT) {
+			atomic_set(&rf_amdgpu_state, RF_AMDGPU_LIVE);
+			ret = rf_hooks_arm(mod, true);
+			rf_devices_scan_bound();
+			if (ret)
+				pr_warn("armed at MODULE_STATE_LIVE with errors (%d)\n", ret);
+			break;
+		}
 		atomic_set(&rf_amdgpu_state, RF_AMDGPU_LIVE);
 		break;
 	case MODULE_STATE_GOING:

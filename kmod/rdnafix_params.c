@@ -157,9 +157,10 @@ static int rf_set_bool01(const char *val, const struct kernel_param *kp)
 	return 0;
 }
 
+/* printed as param_get_bool prints a bool */
 static int rf_get_bool01(char *buf, const struct kernel_param *kp)
 {
-	return scnprintf(buf, PAGE_SIZE, "%d\n", READ_ONCE(*(bool *)kp->arg) ? 1 : 0);
+	return scnprintf(buf, PAGE_SIZE, "%c\n", READ_ONCE(*(bool *)kp->arg) ? 'Y' : 'N');
 }
 
 static const struct kernel_param_ops rf_bool01_ops = {
@@ -238,7 +239,7 @@ MODULE_PARM_DESC(targets,
 module_param_cb(exclude, &rf_sel_ops, &rf_exclude, 0644);
 MODULE_PARM_DESC(exclude, "Comma list with the syntax of targets; wins over targets (default empty)");
 module_param_cb(dry_run, &rf_bool01_ops, &rf_dry_run, 0644);
-MODULE_PARM_DESC(dry_run, "1: decide and count, change nothing (default 0)");
+MODULE_PARM_DESC(dry_run, "Y: decide and count, change nothing (bool: Y/N/y/n/1/0, default N)");
 module_param_cb(strict, &rf_bool01_ops, &rf_strict, 0444);
 MODULE_PARM_DESC(strict,
-		 "1: a hook that cannot be placed fails the load (of rdnafix, or of amdgpu when it arrives later) (default 0)");
+		 "Y: a hook that cannot be placed fails the load (of rdnafix, or of amdgpu when it arrives later) (bool: Y/N/y/n/1/0, default N)");

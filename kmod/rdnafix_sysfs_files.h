@@ -34,6 +34,8 @@ RDNAFIX_ROOT_FILE(pte_prototype)
 RDNAFIX_ROOT_FILE(pte_refused_pointer)
 RDNAFIX_ROOT_FILE(pte_refused_entry_value)
 RDNAFIX_ROOT_FILE(pte_refused_return_value)
+RDNAFIX_ROOT_FILE(not_covered)
+RDNAFIX_ROOT_FILE(nmissed)
 
 RDNAFIX_HOOK_FILE(pci_probe, PCI_PROBE)
 RDNAFIX_HOOK_FILE(noretry_set, NORETRY_SET)

@@ -182,4 +182,46 @@ else
 	FAILS="$FAILS no-variant-or-swap-failed"
 fi
 report mock_pte_prototype_variant "get_vm_pte with another prototype: refused at the pointer check, PTE flags unchanged"
+
+# --- the PTE paths the hook does not see (issue 10 item 3)
+nc=$RF/not_covered
+expect_eq not_covered:lines "$(grep -c . $nc)" 4
+expect_eq not_covered:paths "$(cut -d: -f1 $nc | tr '\n' ' ')" "gart retry-fault svm existing "
+case "$(cat /etc/kver)" in
+6.1.*|6.12.*) expect_prefix not_covered:svm "$(grep '^svm:' $nc)" "svm: KFD SVM is not built" ;;
+7.2.*) expect_prefix not_covered:svm "$(grep '^svm:' $nc)" "svm: covered:" ;;
+esac
+report mock_not_covered "$(tr '\n' '|' <$nc | cut -c1-80)..."
+
+# --- two devices initialising at the same time (kthreads in the mock): what each
+# really received must be what sysfs reports
+a=$(mock probe2 1 1002 73df 0000:0d:00.0 2 1002 744c 0000:0e:00.0)
+wait_for "$D/0000:0e:00.0/reason"
+na=$(echo "$a" | sed -n 's/^a: .*noretry=\([-0-9]*\) .*b:.*/\1/p')
+nb=$(echo "$a" | sed -n 's/.* b: .*noretry=\([-0-9]*\) .*/\1/p')
+fb=$(echo "$a" | sed -n 's/.* b: .*frag=\([0-9]*\).*/\1/p')
+expect_eq par:answer "$(echo "$a" | grep -c 'a: probe=0 .* b: probe=0 ')" 1
+expect_eq par:0d:noretry_applied "$(dev 0000:0d:00.0 noretry_applied)" "$na"
+expect_eq par:0d:noretry "$na" 1
+# the RDNA3 device overlapped the RDNA2 device's swap: it received 1, and says so
+expect_eq par:0e:noretry "$nb" 1
+expect_eq par:0e:noretry_applied "$(dev 0000:0e:00.0 noretry_applied)" "$nb"
+case "$(dev 0000:0e:00.0 reason)" in
+"not targeted: 1002:744c is not an RDNA1/RDNA2 (GMC v10) GPU;"*"noretry 1 received from another device"*) ;;
+*) FAILS="$FAILS par:0e:reason=[$(dev 0000:0e:00.0 reason)]" ;;
+esac
+fa=$(dev 0000:0e:00.0 fragment_size_applied)
+if [ "$fa" = -1 ]; then expect_eq par:0e:frag-own "$fb" 9; else expect_eq par:0e:frag "$fb" "$fa"; fi
+expect_eq par:noretry-restored "$(rd /sys/module/amdgpu/parameters/noretry)" 0
+report mock_parallel_probe "two overlapping device inits: each device's sysfs values are what amdgpu gave it"
+
+# --- PCI domains above 0xffff keep all their digits
+probe_expect 3 1002 73df 10000:0c:00.0 "1 1 6 6"
+wait_for "$D/10000:0c:00.0/targeted"
+expect_eq dom:10000:targeted "$(dev 10000:0c:00.0 targeted)" 1
+expect_eq dom:no-truncated "$(ls -d $D/0000:0c:00.0 2>/dev/null)" ""
+# per-hook missed calls, readable while running
+expect_eq nmissed "$(grep -c '^[a-z_]* [0-9][0-9]*$' $RF/nmissed)" 4
+expect_eq nmissed:get_vm_pte "$(sed -n 's/^get_vm_pte //p' $RF/nmissed)" 0
+report mock_domain_nmissed "domain 10000 kept whole; nmissed lists every hook"
 dmesg_check mock

@@ -22,6 +22,10 @@
  *     bench SLOT COUNT
  *         COUNT get_vm_pte() calls, answers "calls=N ns=TOTAL"
  *     remove SLOT
+ *     probe2 SLOT VENDOR DEVICE BDF SLOT2 VENDOR2 DEVICE2 BDF2
+ *         two fake probes in two kthreads whose amdgpu_gmc_noretry_set calls
+ *         overlap (the first waits inside until the second is inside too);
+ *         answers "a: noretry=N frag=N b: noretry=N frag=N"
  *
  * Built with -DMOCK_PTE_VALUE_VARIANT=1 (tests/vm/build-mock.sh makes it
  * as variant/amdgpu.ko) its get_vm_pte has a DIFFERENT prototype from the
@@ -40,6 +44,9 @@
 #include <linux/mutex.h>
 #include <linux/ktime.h>
 #include <linux/sched.h>
+#include <linux/kthread.h>
+#include <linux/completion.h>
+#include <linux/delay.h>
 #include <linux/version.h>
 
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 18, 0)
@@ -124,9 +131,20 @@ void amdgpu_vm_adjust_size(struct amdgpu_device *adev, uint32_t min_vm_size,
  * amdgpu_gmc_noretry_set(): like amdgpu, -1 means the per-GC default
  * (0 for RDNA1 on 6.1/6.12 kernels, 1 for RDNA2), else the parameter.
  */
+/* probe2: calls of amdgpu_gmc_noretry_set wait inside until two are */
+static bool mock_gate_on;
+static atomic_t mock_gate_in = ATOMIC_INIT(0);
+
 MOCK_HOOK void amdgpu_gmc_noretry_set(struct amdgpu_device *adev)
 {
-	int p = READ_ONCE(amdgpu_noretry);
+	int p, i;
+
+	if (READ_ONCE(mock_gate_on)) {
+		atomic_inc(&mock_gate_in);
+		for (i = 0; i < 3000 && atomic_read(&mock_gate_in) < 2; i++)
+			msleep(1);
+	}
+	p = READ_ONCE(amdgpu_noretry);
 
 	adev->noretry_param_seen = p;
 	adev->gmc_noretry = p == -1 ? (adev->rdna1 ? 0 : 1) : p;
@@ -215,21 +233,25 @@ static void mock_other_release(struct device *dev)
 {
 }
 
-static int mock_cmd_probe(unsigned int slot, unsigned int vendor, unsigned int device,
-			  const char *bdf, bool bad)
+static struct mock_dev *mock_new_dev(unsigned int slot, unsigned int vendor, unsigned int device,
+				     const char *bdf, bool bad, int *err)
 {
 	unsigned int dom, bus, dv, fn;
 	struct mock_dev *m;
 	int ret;
 
+	*err = -EINVAL;
+
 	if (sscanf(bdf, "%x:%x:%x.%x", &dom, &bus, &dv, &fn) != 4 || bus > 0xff ||
 	    dv > 0x1f || fn > 7)
-		return -EINVAL;
+		return NULL;
+	*err = -EBUSY;
 	if (slots[slot])
-		return -EBUSY;
+		return NULL;
+	*err = -ENOMEM;
 	m = kzalloc(sizeof(*m), GFP_KERNEL);
 	if (!m)
-		return -ENOMEM;
+		return NULL;
 	m->sysdata.domain = dom;
 	m->bus.number = bus;
 	m->bus.sysdata = &m->sysdata;
@@ -243,7 +265,8 @@ static int mock_cmd_probe(unsigned int slot, unsigned int vendor, unsigned int d
 	ret = dev_set_name(&m->pdev.dev, "%04x:%02x:%02x.%d", dom, bus, dv, fn);
 	if (ret) {
 		put_device(&m->pdev.dev);
-		return ret;
+		*err = ret;
+		return NULL;
 	}
 	device_initialize(&m->other);
 	m->other.release = mock_other_release;
@@ -253,12 +276,84 @@ static int mock_cmd_probe(unsigned int slot, unsigned int vendor, unsigned int d
 	m->adev.rdna1 = (device & 0xff00) == 0x7300 && device < 0x73a0;
 	m->adev.rdna1 |= device == 0x13db || (device >= 0x13f9 && device <= 0x13fe) ||
 			 device == 0x143f;
-	ret = amdgpu_pci_probe(&m->pdev, NULL);
 	slots[slot] = m;
+	*err = 0;
+	return m;
+}
+
+static int mock_cmd_probe(unsigned int slot, unsigned int vendor, unsigned int device,
+			  const char *bdf, bool bad)
+{
+	struct mock_dev *m;
+	int ret;
+
+	m = mock_new_dev(slot, vendor, device, bdf, bad, &ret);
+	if (!m)
+		return ret;
+	ret = amdgpu_pci_probe(&m->pdev, NULL);
 	scnprintf(answer, sizeof(answer),
 		  "probe=%d noretry_param=%d noretry=%d frag_param=%d frag=%u\n", ret,
 		  m->adev.noretry_param_seen, m->adev.gmc_noretry, m->adev.frag_param_seen,
 		  m->adev.fragment_size);
+	return 0;
+}
+
+struct mock_job {
+	struct mock_dev *m;
+	struct completion done;
+	int ret;
+};
+
+static int mock_probe_thread(void *data)
+{
+	struct mock_job *j = data;
+
+	j->ret = amdgpu_pci_probe(&j->m->pdev, NULL);
+	complete(&j->done);
+	return 0;
+}
+
+/* two probes whose noretry_set calls overlap: a enters first, b while a is inside */
+static int mock_cmd_probe2(unsigned int sa, unsigned int va, unsigned int da, const char *ba,
+			   unsigned int sb, unsigned int vb, unsigned int db, const char *bb)
+{
+	struct mock_job ja = { 0 }, jb = { 0 };
+	struct task_struct *t;
+	int ret, i;
+
+	if (sa == sb)
+		return -EINVAL;
+	ja.m = mock_new_dev(sa, va, da, ba, false, &ret);
+	if (!ja.m)
+		return ret;
+	jb.m = mock_new_dev(sb, vb, db, bb, false, &ret);
+	if (!jb.m)
+		return ret;
+	init_completion(&ja.done);
+	init_completion(&jb.done);
+	atomic_set(&mock_gate_in, 0);
+	WRITE_ONCE(mock_gate_on, true);
+	t = kthread_run(mock_probe_thread, &ja, "mock_probe_a");
+	if (IS_ERR(t)) {
+		WRITE_ONCE(mock_gate_on, false);
+		return PTR_ERR(t);
+	}
+	for (i = 0; i < 3000 && atomic_read(&mock_gate_in) < 1; i++)
+		msleep(1);
+	t = kthread_run(mock_probe_thread, &jb, "mock_probe_b");
+	if (IS_ERR(t)) {
+		atomic_set(&mock_gate_in, 2);	/* release a */
+		wait_for_completion(&ja.done);
+		WRITE_ONCE(mock_gate_on, false);
+		return PTR_ERR(t);
+	}
+	wait_for_completion(&ja.done);
+	wait_for_completion(&jb.done);
+	WRITE_ONCE(mock_gate_on, false);
+	scnprintf(answer, sizeof(answer),
+		  "a: probe=%d noretry=%d frag=%u b: probe=%d noretry=%d frag=%u\n", ja.ret,
+		  ja.m->adev.gmc_noretry, ja.m->adev.fragment_size, jb.ret,
+		  jb.m->adev.gmc_noretry, jb.m->adev.fragment_size);
 	return 0;
 }
 
@@ -343,8 +438,8 @@ static void mock_remove(unsigned int slot)
 static ssize_t mock_ctl_write(struct file *file, const char __user *ubuf, size_t len,
 			      loff_t *ppos)
 {
-	char buf[128], a[24], b[24];
-	unsigned int slot, x, y;
+	char buf[160], a[24], b[24];
+	unsigned int slot, x, y, slot2, x2, y2;
 	unsigned long long pte;
 	int n, ret = -EINVAL;
 
@@ -355,8 +450,13 @@ static ssize_t mock_ctl_write(struct file *file, const char __user *ubuf, size_t
 	buf[len] = '\0';
 	mutex_lock(&mock_lock);
 	answer[0] = '\0';
-	if (sscanf(buf, "probe %u %x %x %23s %23s", &slot, &x, &y, a, b) >= 4 &&
-	    slot < MOCK_SLOTS) {
+	/* "probe2" first: "probe %u" would take "probe2 ..." as slot 2 */
+	if (!strncmp(buf, "probe2 ", 7)) {
+		if (sscanf(buf, "probe2 %u %x %x %23s %u %x %x %23s", &slot, &x, &y, a, &slot2, &x2,
+			   &y2, b) == 8 && slot < MOCK_SLOTS && slot2 < MOCK_SLOTS)
+			ret = mock_cmd_probe2(slot, x, y, a, slot2, x2, y2, b);
+	} else if (sscanf(buf, "probe %u %x %x %23s %23s", &slot, &x, &y, a, b) >= 4 &&
+		   slot < MOCK_SLOTS) {
 		n = sscanf(buf, "probe %u %x %x %23s %23s", &slot, &x, &y, a, b);
 		ret = mock_cmd_probe(slot, x, y, a, n == 5 && !strcmp(b, "badlayout"));
 	} else if (sscanf(buf, "pte %u %llx %23s", &slot, &pte, a) == 3 && slot < MOCK_SLOTS) {
