@@ -66,6 +66,7 @@ static int rf_module_notify(struct notifier_block *nb, unsigned long action, voi
 		rf_hooks_disarm();
 		rf_devices_unbind();
 		rf_hooks_set_all(RF_HOOK_PENDING, "amdgpu is not loaded");
+		rf_pte_proto_text[0] = '\0';	/* decided again for the next amdgpu */
 		atomic_set(&rf_amdgpu_state, RF_AMDGPU_ABSENT);
 		break;
 	default:

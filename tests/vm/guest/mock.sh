@@ -164,7 +164,9 @@ report mock_pte_refuse_value "a flags word with address bits was refused and lef
 
 # a mock whose get_vm_pte takes the flags BY VALUE where the kernel's takes
 # the pointer (and the pointer one argument later): every call is refused
-if [ -f /mod/mock-variant/amdgpu.ko ] && rmmod amdgpu && insmod /mod/mock-variant/amdgpu.ko; then
+if [ -f /mod/mock-variant/amdgpu.ko ] && rmmod amdgpu &&
+	expect_prefix proto-after-rmmod "$(rd $RF/pte_prototype)" "not decided" &&
+	insmod /mod/mock-variant/amdgpu.ko; then
 	expect_hooks variant active active active active
 	p0=$(rd $RF/pte_refused_pointer)
 	probe_expect 0 1002 73df 0000:0a:00.0 "1 1 6 6"
