@@ -3,13 +3,12 @@
  * TEST-ONLY mock of amdgpu for the rdnafix VM suite.  It is built as a
  * module named "amdgpu" and loaded INSTEAD of the real driver, in a VM.
  *
- * It defines the functions rdnafix hooks, with the exact prototypes of the
- * kernel it is built for (drivers/gpu/drm/amd/amdgpu/ amdgpu_drv.c,
- * amdgpu_gmc.c, amdgpu_vm.c, gmc_v10_0.c at Linux 6.1, 6.12 and 7.2;
- * docs/amdgpu-facts.md section 2.1), and the
- * module parameters "noretry" (int, 0644) and "vm_fragment_size" (int,
- * 0444) like amdgpu.  The functions are noipa (no inlining, no cloning),
- * so kprobes land on the same kind of symbol as in amdgpu.
+ * It defines the functions rdnafix hooks with the prototypes of the kernel
+ * it is built for (drivers/gpu/drm/amd/amdgpu/ amdgpu_drv.c, amdgpu_gmc.c,
+ * amdgpu_vm.c, gmc_v10_0.c at Linux 6.1, 6.12, 7.2; docs/amdgpu-facts.md
+ * section 2.1) and amdgpu's int parameters "noretry" (0644) and
+ * "vm_fragment_size" (0444).  The functions are noipa (no inlining, no
+ * cloning), so kprobes land on the same kind of symbol as in amdgpu.
  *
  * A debugfs file drives it: write one command, read the answer.
  *   /sys/kernel/debug/mock_amdgpu/ctl
@@ -27,12 +26,9 @@
  *         overlap (the first waits inside until the second is inside too);
  *         answers "a: noretry=N frag=N b: noretry=N frag=N"
  *
- * Built with -DMOCK_PTE_VALUE_VARIANT=1 (tests/vm/build-mock.sh makes it
- * as variant/amdgpu.ko) its get_vm_pte has a DIFFERENT prototype from the
- * kernel's: a u64 flags VALUE where amdgpu has its "uint64_t *flags", and
- * the pointer one argument later.  rdnafix, built for the real prototype,
- * must refuse every call (nothing on the stack at that argument) and
- * leave the PTE flags as the mock computed them.
+ * Built with -DMOCK_PTE_VALUE_VARIANT=1 (build-mock.sh: variant/amdgpu.ko)
+ * get_vm_pte takes a u64 flags VALUE where the kernel's takes the pointer
+ * (which comes one argument later): rdnafix must refuse every call.
  */
 #include <linux/module.h>
 #include <linux/moduleparam.h>
@@ -158,9 +154,6 @@ MOCK_HOOK void amdgpu_vm_adjust_size(struct amdgpu_device *adev, uint32_t min_vm
 
 	adev->frag_param_seen = p;
 	adev->fragment_size = p == -1 ? fragment_size_default : p;
-	(void)min_vm_size;
-	(void)max_level;
-	(void)max_bits;
 }
 
 static u64 mock_hw_mtype(u32 uapi)
@@ -233,25 +226,23 @@ static void mock_other_release(struct device *dev)
 {
 }
 
+/* a new fake device in @slot, or an ERR_PTR */
 static struct mock_dev *mock_new_dev(unsigned int slot, unsigned int vendor, unsigned int device,
-				     const char *bdf, bool bad, int *err)
+				     const char *bdf, bool bad)
 {
 	unsigned int dom, bus, dv, fn;
 	struct mock_dev *m;
 	int ret;
 
-	*err = -EINVAL;
 
 	if (sscanf(bdf, "%x:%x:%x.%x", &dom, &bus, &dv, &fn) != 4 || bus > 0xff ||
 	    dv > 0x1f || fn > 7)
-		return NULL;
-	*err = -EBUSY;
+		return ERR_PTR(-EINVAL);
 	if (slots[slot])
-		return NULL;
-	*err = -ENOMEM;
+		return ERR_PTR(-EBUSY);
 	m = kzalloc(sizeof(*m), GFP_KERNEL);
 	if (!m)
-		return NULL;
+		return ERR_PTR(-ENOMEM);
 	m->sysdata.domain = dom;
 	m->bus.number = bus;
 	m->bus.sysdata = &m->sysdata;
@@ -265,8 +256,7 @@ static struct mock_dev *mock_new_dev(unsigned int slot, unsigned int vendor, uns
 	ret = dev_set_name(&m->pdev.dev, "%04x:%02x:%02x.%d", dom, bus, dv, fn);
 	if (ret) {
 		put_device(&m->pdev.dev);
-		*err = ret;
-		return NULL;
+		return ERR_PTR(ret);
 	}
 	device_initialize(&m->other);
 	m->other.release = mock_other_release;
@@ -277,7 +267,6 @@ static struct mock_dev *mock_new_dev(unsigned int slot, unsigned int vendor, uns
 	m->adev.rdna1 |= device == 0x13db || (device >= 0x13f9 && device <= 0x13fe) ||
 			 device == 0x143f;
 	slots[slot] = m;
-	*err = 0;
 	return m;
 }
 
@@ -287,9 +276,9 @@ static int mock_cmd_probe(unsigned int slot, unsigned int vendor, unsigned int d
 	struct mock_dev *m;
 	int ret;
 
-	m = mock_new_dev(slot, vendor, device, bdf, bad, &ret);
-	if (!m)
-		return ret;
+	m = mock_new_dev(slot, vendor, device, bdf, bad);
+	if (IS_ERR(m))
+		return PTR_ERR(m);
 	ret = amdgpu_pci_probe(&m->pdev, NULL);
 	scnprintf(answer, sizeof(answer),
 		  "probe=%d noretry_param=%d noretry=%d frag_param=%d frag=%u\n", ret,
@@ -319,16 +308,14 @@ static int mock_cmd_probe2(unsigned int sa, unsigned int va, unsigned int da, co
 {
 	struct mock_job ja = { 0 }, jb = { 0 };
 	struct task_struct *t;
-	int ret, i;
+	int i;
 
 	if (sa == sb)
 		return -EINVAL;
-	ja.m = mock_new_dev(sa, va, da, ba, false, &ret);
-	if (!ja.m)
-		return ret;
-	jb.m = mock_new_dev(sb, vb, db, bb, false, &ret);
-	if (!jb.m)
-		return ret;
+	ja.m = mock_new_dev(sa, va, da, ba, false);
+	jb.m = IS_ERR(ja.m) ? ja.m : mock_new_dev(sb, vb, db, bb, false);
+	if (IS_ERR(jb.m))
+		return PTR_ERR(jb.m);
 	init_completion(&ja.done);
 	init_completion(&jb.done);
 	atomic_set(&mock_gate_in, 0);
