@@ -18,7 +18,7 @@
 struct pci_dev;
 
 #define RF_MAX_DEVS		16
-#define RF_BDF_LEN		16
+#define RF_BDF_LEN		20	/* "0000:03:00.0"; domains up to ffffffff */
 
 /* ---- parameters (rdnafix_params.c) ---- */
 struct rf_sel_param {
@@ -31,6 +31,7 @@ extern int rf_noretry;
 extern int rf_fragment;
 extern int rf_mtype_sysmem;
 extern int rf_mtype_vram;
+extern int rf_mtype_override;
 extern bool rf_dry_run;
 extern bool rf_strict;
 extern struct rf_sel_param rf_targets;
@@ -118,12 +119,17 @@ enum rf_amdgpu_state {
 
 /*
  * One of amdgpu's own parameter variables, set to a device's value for the
- * duration of one call and restored on return.  All fields under rf_lock.
+ * duration of one call and restored on return.  Calls that overlap (two
+ * devices initialising at once) share the value the first one put there:
+ * nothing changes it while any call is inside, the last one out restores
+ * it, and each device records the value it really received.  All fields
+ * under rf_lock.
  */
 struct rf_swap {
 	int *var;		/* amdgpu's variable, NULL when unknown */
-	void *owner;		/* adev whose value is in *var, or NULL */
-	int saved;		/* amdgpu's own value while owner != NULL */
+	int users;		/* calls inside the hooked function */
+	bool swapped;		/* *var holds a device's value, not amdgpu's */
+	int saved;		/* amdgpu's own value while swapped */
 };
 
 /*
@@ -147,6 +153,25 @@ extern const struct rf_hook_def rf_hook_defs[RF_HOOK_COUNT];
 /* 0-based argument index of "uint64_t *flags" in gmc_v10_0_get_vm_pte */
 extern unsigned int rf_pte_flags_arg;
 extern atomic_t rf_probe_seen;
+
+/*
+ * Why the PTE hook refused to touch one call's flags (nothing written);
+ * each has a counter, /sys/kernel/rdnafix/pte_refused_<name>.
+ */
+enum rf_pte_refusal {
+	RF_PTE_REFUSED_POINTER,		/* not 8-byte aligned inside current's stack */
+	RF_PTE_REFUSED_ENTRY_VALUE,	/* entry value is not a GMC v10 PTE flag word */
+	RF_PTE_REFUSED_RETURN_VALUE,	/* amdgpu's result is not a PTE flag word */
+	RF_PTE_REFUSAL_COUNT,
+};
+
+extern atomic64_t rf_pte_refused[RF_PTE_REFUSAL_COUNT];
+
+/* ---- prototype evidence (rdnafix_proto.c) ---- */
+#define RF_PROTO_TEXT_MAX	256
+extern bool rf_pte_unproven;
+extern char rf_pte_proto_text[RF_PROTO_TEXT_MAX];
+int rf_pte_proto_decide(char *why, size_t len);
 
 /* ---- arming (rdnafix_arm.c) ---- */
 struct rf_hook {

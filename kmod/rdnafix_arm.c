@@ -84,19 +84,6 @@ static int rf_hook_register(unsigned int id)
 	return 0;
 }
 
-/* 1 if "amdgpu:@sym" resolves, 0 if it does not (-ENOENT), else -errno. */
-static int rf_symbol_present(const char *sym)
-{
-	struct kprobe kp = { .symbol_name = sym };
-	int ret = register_kprobe(&kp);
-
-	if (!ret) {
-		unregister_kprobe(&kp);
-		return 1;
-	}
-	return ret == -ENOENT ? 0 : ret;
-}
-
 /*
  * amdgpu's struct module when it is already loaded, found through the
  * module kset (the parent of our own /sys/module/rdnafix): only exported
@@ -125,27 +112,6 @@ struct module *rf_find_amdgpu(struct kobject **ref)
 	}
 	*ref = kobj;
 	return mk->mod;
-}
-
-/*
- * gmc_v10_0_get_vm_pte takes (adev, mapping, u64 *flags) up to 6.17 and
- * (adev, vm, bo, u32 vm_flags, u64 *flags) from 6.18, the release that
- * removed gmc_v10_0_map_mtype.  Decided from the running amdgpu, not from
- * the kernel version, because distributions backport.  Returns the
- * 0-based argument index or -errno.
- */
-static int rf_pte_flags_index(void)
-{
-	int map = rf_symbol_present("amdgpu:gmc_v10_0_map_mtype");
-
-	if (map == 1)
-		return 2;
-	if (map == 0)
-		return 4;
-	rf_hook_status(&rf_hooks[RF_HOOK_GET_VM_PTE], RF_HOOK_INACTIVE,
-		       "cannot tell the get_vm_pte prototype: probing gmc_v10_0_map_mtype gave %d",
-		       map);
-	return map;
 }
 
 /* amdgpu's int parameter @name, from its kernel_param table. */
@@ -194,9 +160,10 @@ void rf_hooks_disarm(void)
 
 		if (!sw)
 			continue;
-		if (sw->owner && sw->var)
+		if (sw->swapped && sw->var)
 			WRITE_ONCE(*sw->var, sw->saved);
-		sw->owner = NULL;
+		sw->swapped = false;
+		sw->users = 0;
 		sw->var = NULL;
 	}
 	raw_spin_unlock_irqrestore(&rf_lock, flags);
@@ -212,6 +179,7 @@ void rf_hooks_disarm(void)
  */
 int rf_hooks_arm(struct module *amdgpu, bool late)
 {
+	char why[RF_PROTO_TEXT_MAX];
 	unsigned long flags;
 	int ret = 0, r, idx;
 	unsigned int id;
@@ -251,14 +219,14 @@ int rf_hooks_arm(struct module *amdgpu, bool late)
 				       "amdgpu was loaded before rdnafix; applies to devices probed again (rebind or reload amdgpu)");
 	}
 
-	idx = rf_pte_flags_index();
+	idx = rf_pte_proto_decide(why, sizeof(why));
 	if (idx < 0) {
+		rf_hook_status(&rf_hooks[RF_HOOK_GET_VM_PTE], RF_HOOK_INACTIVE, "%s", why);
+		pr_warn("get_vm_pte hook not armed: %s\n", why);
 		r = idx;
 	} else {
 		rf_pte_flags_arg = idx;
-		pr_info("gmc_v10_0_get_vm_pte: flags pointer is argument %d (gmc_v10_0_map_mtype %s)\n",
-			idx + 1, idx == 2 ? "present: <= 6.17 prototype" :
-					    "absent: >= 6.18 prototype");
+		pr_info("gmc_v10_0_get_vm_pte: %s\n", rf_pte_proto_text);
 		r = rf_hook_register(RF_HOOK_GET_VM_PTE);
 	}
 	if (r && !ret)

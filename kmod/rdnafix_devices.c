@@ -11,6 +11,7 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/kernel.h>
+#include <linux/kprobes.h>
 #include <linux/pci.h>
 #include <linux/string.h>
 
@@ -41,6 +42,8 @@ static struct pci_dev *rf_adev_pdev(void *adev)
 	return pdev;
 }
 
+NOKPROBE_SYMBOL(rf_adev_pdev);
+
 /* Lock-free: slots are never freed while rdnafix is loaded. */
 struct rf_dev *rf_dev_by_adev(void *adev)
 {
@@ -52,6 +55,8 @@ struct rf_dev *rf_dev_by_adev(void *adev)
 	return NULL;
 }
 
+NOKPROBE_SYMBOL(rf_dev_by_adev);
+
 struct rf_dev *rf_dev_by_pdev_locked(struct pci_dev *pdev)
 {
 	unsigned int i;
@@ -62,6 +67,8 @@ struct rf_dev *rf_dev_by_pdev_locked(struct pci_dev *pdev)
 	return NULL;
 }
 
+NOKPROBE_SYMBOL(rf_dev_by_pdev_locked);
+
 /* Find the slot of @pdev's PCI address, or take a free one; NULL if full. */
 struct rf_dev *rf_dev_claim_locked(struct pci_dev *pdev, bool *created)
 {
@@ -69,7 +76,7 @@ struct rf_dev *rf_dev_claim_locked(struct pci_dev *pdev, bool *created)
 	struct rf_dev *d = NULL;
 	unsigned int i;
 
-	bdf.domain = (u16)pci_domain_nr(pdev->bus);
+	bdf.domain = (u32)pci_domain_nr(pdev->bus);	/* may exceed 0xffff: never truncated */
 	bdf.bus = pdev->bus->number;
 	bdf.devfn = (u8)pdev->devfn;
 	*created = false;
@@ -109,6 +116,8 @@ struct rf_dev *rf_dev_claim_locked(struct pci_dev *pdev, bool *created)
 	return d;
 }
 
+NOKPROBE_SYMBOL(rf_dev_claim_locked);
+
 /* Bind @adev to @d only: an old binding of the same address is stale. */
 static void rf_dev_bind_adev_locked(struct rf_dev *d, void *adev)
 {
@@ -119,6 +128,8 @@ static void rf_dev_bind_adev_locked(struct rf_dev *d, void *adev)
 			WRITE_ONCE(rf_devs[i].adev, NULL);
 	WRITE_ONCE(d->adev, adev);
 }
+
+NOKPROBE_SYMBOL(rf_dev_bind_adev_locked);
 
 /* Decide whether @d is targeted, with the parameters as they are now. */
 void rf_dev_decide_locked(struct rf_dev *d)
@@ -156,6 +167,8 @@ void rf_dev_decide_locked(struct rf_dev *d)
 	d->fragment_applied = -1;
 }
 
+NOKPROBE_SYMBOL(rf_dev_decide_locked);
+
 static void rf_dev_refuse_locked(struct rf_dev *d, void *adev)
 {
 	WRITE_ONCE(d->targeted, false);
@@ -164,6 +177,8 @@ static void rf_dev_refuse_locked(struct rf_dev *d, void *adev)
 		  "refused: layout check failed (adev->dev != &adev->pdev->dev)");
 	rf_dev_bind_adev_locked(d, adev);
 }
+
+NOKPROBE_SYMBOL(rf_dev_refuse_locked);
 
 /*
  * The slot for an amdgpu_device seen by an init-time hook (@init) or by
@@ -213,6 +228,8 @@ struct rf_dev *rf_dev_for_adev(void *adev, bool init)
 		rf_sysfs_kick();
 	return d;
 }
+
+NOKPROBE_SYMBOL(rf_dev_for_adev);
 
 static int rf_dev_seen_bound(struct device *dev, void *data)
 {

@@ -15,6 +15,8 @@
 #include <linux/moduleparam.h>
 #include <linux/pci.h>
 #include <linux/ptrace.h>
+#include <linux/sched.h>
+#include <linux/sched/task_stack.h>
 #include <linux/string.h>
 
 #include "rdnafix.h"
@@ -94,21 +96,22 @@ NOKPROBE_SYMBOL(rf_probe_return);
 
 struct rf_swap_data {
 	struct rf_dev *dev;
-	void *adev;
-	int value;
+	int got;		/* the value in amdgpu's variable during the call */
+	bool mine;		/* @got is what rdnafix decided for this device */
+	bool own;		/* rdnafix decided amdgpu's own value (want -1) */
 };
 
 /*
- * Entry of an init-time hook: put the device's requested value into
- * amdgpu's variable for this call.  Returns 0 if the return handler must
- * restore it.
+ * Entry of an init-time hook.  The first call in puts its device's
+ * requested value into amdgpu's variable (if it has one); later calls that
+ * overlap it get whatever is there and record it.  Returns 0: the return
+ * handler must run to leave and restore.
  */
 static int rf_swap_entry(struct kretprobe_instance *ri, struct pt_regs *regs,
 			 struct rf_swap *sw, bool noretry)
 {
 	struct rf_swap_data *sd = (struct rf_swap_data *)ri->data;
 	void *adev = (void *)regs_get_kernel_argument(regs, 0);
-	const char *what = noretry ? "noretry" : "vm_fragment_size";
 	struct rf_dev *d = rf_dev_for_adev(adev, true);
 	unsigned long flags;
 	int want, ret = 1;
@@ -117,24 +120,25 @@ static int rf_swap_entry(struct kretprobe_instance *ri, struct pt_regs *regs,
 		return 1;
 	raw_spin_lock_irqsave(&rf_lock, flags);
 	want = noretry ? d->noretry_req : d->fragment_req;
-	if (!sw->var) {
-		/* hook armed without the variable: cannot happen, stay safe */
-	} else if (sw->owner) {
-		scnprintf(d->note, sizeof(d->note),
-			  "%s not applied: another device was initialising at the same time",
-			  what);
-	} else if (!d->targeted || d->refused || want == -1) {
-		/* amdgpu's own value */
-	} else if (READ_ONCE(rf_dry_run)) {
+	if (!d->targeted || d->refused)
+		want = -1;
+	if (want != -1 && READ_ONCE(rf_dry_run)) {
 		scnprintf(d->note, sizeof(d->note),
 			  "dry run: requested noretry/vm_fragment_size not applied");
-	} else {
-		sw->owner = adev;
-		sw->saved = READ_ONCE(*sw->var);
-		WRITE_ONCE(*sw->var, want);
+		want = -1;
+	}
+	if (sw->var) {
+		if (sw->users == 0 && want != -1) {
+			sw->saved = READ_ONCE(*sw->var);
+			WRITE_ONCE(*sw->var, want);
+			sw->swapped = true;
+		}
+		sw->users++;
 		sd->dev = d;
-		sd->adev = adev;
-		sd->value = want;
+		sd->got = READ_ONCE(*sw->var);
+		/* what this device should get: its value, or amdgpu's own */
+		sd->mine = want != -1 ? sd->got == want : !sw->swapped || sd->got == sw->saved;
+		sd->own = want == -1;
 		ret = 0;
 	}
 	raw_spin_unlock_irqrestore(&rf_lock, flags);
@@ -146,18 +150,31 @@ NOKPROBE_SYMBOL(rf_swap_entry);
 static int rf_swap_return(struct kretprobe_instance *ri, struct rf_swap *sw, bool noretry)
 {
 	struct rf_swap_data *sd = (struct rf_swap_data *)ri->data;
+	const char *what = noretry ? "noretry" : "vm_fragment_size";
+	struct rf_dev *d = sd->dev;
 	unsigned long flags;
 
 	raw_spin_lock_irqsave(&rf_lock, flags);
-	if (sw->owner == sd->adev) {
+	if (sw->users > 0 && --sw->users == 0 && sw->swapped) {
 		if (sw->var)
 			WRITE_ONCE(*sw->var, sw->saved);
-		sw->owner = NULL;
-		if (noretry)
-			sd->dev->noretry_applied = sd->value;
-		else
-			sd->dev->fragment_applied = sd->value;
+		sw->swapped = false;
 	}
+	if (!sd->mine) {
+		/* overlapped another device's call: it received that device's value */
+		size_t len = strnlen(d->note, sizeof(d->note));
+
+		scnprintf(d->note + len, sizeof(d->note) - len,
+			  "%s%s %d received from another device initialising at the same time",
+			  len ? "; " : "", what, sd->got);
+	}
+	/* applied: what rdnafix put in place for this call, or -1 for amdgpu's own */
+	if (sd->mine && sd->own)
+		sd->got = -1;
+	if (noretry)
+		d->noretry_applied = sd->got;
+	else
+		d->fragment_applied = sd->got;
 	raw_spin_unlock_irqrestore(&rf_lock, flags);
 	return 0;
 }
@@ -201,11 +218,34 @@ struct rf_pte_data {
 	struct rf_dev *dev;
 };
 
+atomic64_t rf_pte_refused[RF_PTE_REFUSAL_COUNT];
+
+/*
+ * Is @p a u64 that lies wholly inside the current task's stack?  Every
+ * caller of get_vm_pte passes the address of a local variable
+ * (amdgpu_vm.c: amdgpu_vm_bo_update, kfd_svm.c: svm_range_map_to_gpu), so
+ * anything else means the prototype is not what rdnafix was built for.
+ * The test of object_is_on_stack() (linux/sched/task_stack.h), extended to
+ * the last byte.
+ */
+static bool rf_pte_ptr_ok(const u64 *p)
+{
+	unsigned long lo = (unsigned long)task_stack_page(current);
+	unsigned long a = (unsigned long)p;
+
+	if (!lo || !IS_ALIGNED(a, sizeof(u64)))
+		return false;
+	return a >= lo && a + sizeof(u64) <= lo + THREAD_SIZE;
+}
+
+NOKPROBE_SYMBOL(rf_pte_ptr_ok);
+
 static int rf_pte_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
 {
 	struct rf_pte_data *pd = (struct rf_pte_data *)ri->data;
 	void *adev = (void *)regs_get_kernel_argument(regs, 0);
 	struct rf_dev *d = rf_dev_by_adev(adev);
+	u64 *p;
 
 	if (!d) {
 		d = rf_dev_for_adev(adev, false);
@@ -218,9 +258,18 @@ static int rf_pte_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
 	if (READ_ONCE(rf_mtype_sysmem) == RDNAFIX_MTYPE_KEEP &&
 	    READ_ONCE(rf_mtype_vram) == RDNAFIX_MTYPE_KEEP)
 		return 1;
-	pd->flags = (u64 *)regs_get_kernel_argument(regs, rf_pte_flags_arg);
+	p = (u64 *)regs_get_kernel_argument(regs, rf_pte_flags_arg);
+	if (!rf_pte_ptr_ok(p)) {
+		atomic64_inc(&rf_pte_refused[RF_PTE_REFUSED_POINTER]);
+		return 1;
+	}
+	if (!rdnafix_pte_is_flag_word(READ_ONCE(*p))) {
+		atomic64_inc(&rf_pte_refused[RF_PTE_REFUSED_ENTRY_VALUE]);
+		return 1;
+	}
+	pd->flags = p;
 	pd->dev = d;
-	return pd->flags ? 0 : 1;
+	return 0;
 }
 
 NOKPROBE_SYMBOL(rf_pte_entry);
@@ -228,11 +277,20 @@ NOKPROBE_SYMBOL(rf_pte_entry);
 static int rf_pte_return(struct kretprobe_instance *ri, struct pt_regs *regs)
 {
 	struct rf_pte_data *pd = (struct rf_pte_data *)ri->data;
-	u64 pte = READ_ONCE(*pd->flags);
-	u64 out;
+	u64 pte, out;
 
+	/* the same task returns on the same stack: prove it again all the same */
+	if (!rf_pte_ptr_ok(pd->flags)) {
+		atomic64_inc(&rf_pte_refused[RF_PTE_REFUSED_POINTER]);
+		return 0;
+	}
+	pte = READ_ONCE(*pd->flags);
+	if (!rdnafix_pte_is_flag_word(pte)) {
+		atomic64_inc(&rf_pte_refused[RF_PTE_REFUSED_RETURN_VALUE]);
+		return 0;
+	}
 	switch (rdnafix_pte_apply(pte, READ_ONCE(rf_mtype_sysmem), READ_ONCE(rf_mtype_vram),
-				  READ_ONCE(rf_dry_run), &out)) {
+				  READ_ONCE(rf_mtype_override), READ_ONCE(rf_dry_run), &out)) {
 	case RDNAFIX_PTE_REWRITE:
 		WRITE_ONCE(*pd->flags, out);
 		atomic64_inc(&pd->dev->pte_rewrites);

@@ -46,6 +46,19 @@ static int rf_module_notify(struct notifier_block *nb, unsigned long action, voi
 		}
 		break;
 	case MODULE_STATE_LIVE:
+		/*
+		 * rdnafix loaded while amdgpu was loading and missed COMING
+		 * (amdgpu was not yet in the module kset when rf_init looked):
+		 * arm now, as for an amdgpu loaded before rdnafix.
+		 */
+		if (atomic_read(&rf_amdgpu_state) == RF_AMDGPU_ABSENT) {
+			atomic_set(&rf_amdgpu_state, RF_AMDGPU_LIVE);
+			ret = rf_hooks_arm(mod, true);
+			rf_devices_scan_bound();
+			if (ret)
+				pr_warn("armed at MODULE_STATE_LIVE with errors (%d)\n", ret);
+			break;
+		}
 		atomic_set(&rf_amdgpu_state, RF_AMDGPU_LIVE);
 		break;
 	case MODULE_STATE_GOING:
@@ -53,6 +66,7 @@ static int rf_module_notify(struct notifier_block *nb, unsigned long action, voi
 		rf_hooks_disarm();
 		rf_devices_unbind();
 		rf_hooks_set_all(RF_HOOK_PENDING, "amdgpu is not loaded");
+		rf_pte_proto_text[0] = '\0';	/* decided again for the next amdgpu */
 		atomic_set(&rf_amdgpu_state, RF_AMDGPU_ABSENT);
 		break;
 	default:

@@ -20,6 +20,7 @@ int rf_noretry = -1;
 int rf_fragment = -1;
 int rf_mtype_sysmem = RDNAFIX_MTYPE_KEEP;
 int rf_mtype_vram = RDNAFIX_MTYPE_KEEP;
+int rf_mtype_override = RDNAFIX_OVERRIDE_NC;
 bool rf_dry_run;
 bool rf_strict;
 struct rf_sel_param rf_targets = {
@@ -117,6 +118,31 @@ static const struct kernel_param_ops rf_mtype_ops = {
 	.get = rf_get_mtype,
 };
 
+/* ---- mtype_override ---- */
+
+static int rf_set_override(const char *val, const struct kernel_param *kp)
+{
+	int v;
+
+	if (rdnafix_parse_override(val, &v)) {
+		rf_reject(kp, val, RDNAFIX_VALID_OVERRIDE, "");
+		return -EINVAL;
+	}
+	WRITE_ONCE(*(int *)kp->arg, v);
+	return 0;
+}
+
+static int rf_get_override(char *buf, const struct kernel_param *kp)
+{
+	return scnprintf(buf, PAGE_SIZE, "%s\n",
+			 rdnafix_override_name(READ_ONCE(*(int *)kp->arg)));
+}
+
+static const struct kernel_param_ops rf_override_ops = {
+	.set = rf_set_override,
+	.get = rf_get_override,
+};
+
 /* ---- dry_run, strict ---- */
 
 static int rf_set_bool01(const char *val, const struct kernel_param *kp)
@@ -131,9 +157,10 @@ static int rf_set_bool01(const char *val, const struct kernel_param *kp)
 	return 0;
 }
 
+/* printed as param_get_bool prints a bool */
 static int rf_get_bool01(char *buf, const struct kernel_param *kp)
 {
-	return scnprintf(buf, PAGE_SIZE, "%d\n", READ_ONCE(*(bool *)kp->arg) ? 1 : 0);
+	return scnprintf(buf, PAGE_SIZE, "%c\n", READ_ONCE(*(bool *)kp->arg) ? 'Y' : 'N');
 }
 
 static const struct kernel_param_ops rf_bool01_ops = {
@@ -203,13 +230,16 @@ MODULE_PARM_DESC(mtype_sysmem,
 module_param_cb(mtype_vram, &rf_mtype_ops, &rf_mtype_vram, 0644);
 MODULE_PARM_DESC(mtype_vram,
 		 "EXPERIMENTAL: MTYPE for VRAM PTEs of targeted GPUs: keep (default), nc, wc, cc, uc; applies to PTEs written afterwards");
+module_param_cb(mtype_override, &rf_override_ops, &rf_mtype_override, 0644);
+MODULE_PARM_DESC(mtype_override,
+		 "Which PTEs mtype_sysmem/mtype_vram may rewrite: nc (default: only valid mappings amdgpu left at NC) or any (DANGEROUS: also amdgpu's deliberate UC for coherent, uncached, doorbell and P2P memory)");
 module_param_cb(targets, &rf_sel_ops, &rf_targets, 0644);
 MODULE_PARM_DESC(targets,
 		 "Comma list of rdna1, rdna2, gfxNNNN, dgpu, apu, DDDD:BB:DD.F (default rdna1,rdna2); only GMC v10 GPUs can be targeted");
 module_param_cb(exclude, &rf_sel_ops, &rf_exclude, 0644);
 MODULE_PARM_DESC(exclude, "Comma list with the syntax of targets; wins over targets (default empty)");
 module_param_cb(dry_run, &rf_bool01_ops, &rf_dry_run, 0644);
-MODULE_PARM_DESC(dry_run, "1: decide and count, change nothing (default 0)");
+MODULE_PARM_DESC(dry_run, "Y: decide and count, change nothing (bool: Y/N/y/n/1/0, default N)");
 module_param_cb(strict, &rf_bool01_ops, &rf_strict, 0444);
 MODULE_PARM_DESC(strict,
-		 "1: a hook that cannot be placed fails the load (of rdnafix, or of amdgpu when it arrives later) (default 0)");
+		 "Y: a hook that cannot be placed fails the load (of rdnafix, or of amdgpu when it arrives later) (bool: Y/N/y/n/1/0, default N)");

@@ -104,18 +104,18 @@ enum rdnafix_gen {
 /* Limits and texts shared by the module and its tests                */
 /* ------------------------------------------------------------------ */
 #define RDNAFIX_SEL_MAX			16	/* selectors per list */
-#define RDNAFIX_SEL_TEXT_MAX		12	/* "0000:03:00.0" */
+#define RDNAFIX_SEL_TEXT_MAX		16	/* "0000:03:00.0", domain up to 8 digits */
 #define RDNAFIX_SEL_LIST_MAX		255	/* characters per list */
 #define RDNAFIX_REASON_MAX		96
 
 #define RDNAFIX_VALID_NORETRY	"-1 (keep amdgpu's choice), 0 or 1"
 #define RDNAFIX_VALID_FRAGMENT	"-1 (keep amdgpu's choice) or 4..9"
 #define RDNAFIX_VALID_MTYPE	"keep, nc, wc, cc or uc"
-#define RDNAFIX_VALID_BOOL	"0 or 1"
+#define RDNAFIX_VALID_BOOL	"Y, N, y, n, 1 or 0"
 #define RDNAFIX_VALID_TARGETS \
-	"comma list (max 16, no spaces) of rdna1, rdna2, gfxNNNN, dgpu, apu, DDDD:BB:DD.F"
+	"comma list (max 16, no spaces) of rdna1, rdna2, gfxNNNN (a GMC v10 target, gfx1010..gfx1036), dgpu, apu, DDDD:BB:DD.F"
 #define RDNAFIX_VALID_EXCLUDE \
-	"empty, or a comma list (max 16, no spaces) of rdna1, rdna2, gfxNNNN, dgpu, apu, DDDD:BB:DD.F"
+	"empty, or a comma list (max 16, no spaces) of rdna1, rdna2, gfxNNNN (a GMC v10 target, gfx1010..gfx1036), dgpu, apu, DDDD:BB:DD.F"
 
 /* ------------------------------------------------------------------ */
 /* Small string helpers (no libc / lib/string.c needed)                */
@@ -225,15 +225,27 @@ static inline int rdnafix_parse_fragment(const char *s, int *out)
 	return 0;
 }
 
-/* dry_run, strict: exactly "0" or "1" */
+/*
+ * dry_run, strict: a kernel bool as param_ops_bool prints and takes it
+ * (kernel/params.c: param_set_bool through kstrtobool), limited to the
+ * unambiguous spellings Y, N, y, n, 1 and 0.
+ */
 static inline int rdnafix_parse_bool01(const char *s, bool *out)
 {
 	unsigned int len = rdnafix_param_len(s);
 
-	if (len != 1 || (s[0] != '0' && s[0] != '1'))
+	if (len != 1)
 		return -EINVAL;
-	*out = s[0] == '1';
-	return 0;
+	switch (s[0]) {
+	case 'Y': case 'y': case '1':
+		*out = true;
+		return 0;
+	case 'N': case 'n': case '0':
+		*out = false;
+		return 0;
+	default:
+		return -EINVAL;
+	}
 }
 
 static inline const char *rdnafix_mtype_name(int mtype)

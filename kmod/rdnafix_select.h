@@ -15,7 +15,7 @@
 /* Device description and selectors                                    */
 /* ------------------------------------------------------------------ */
 struct rdnafix_bdf {
-	u16 domain;
+	u32 domain;		/* pci_domain_nr(): may exceed 0xffff (VMD, Hyper-V) */
 	u8 bus;
 	u8 devfn;		/* device << 3 | function, as in the kernel */
 };
@@ -46,31 +46,46 @@ struct rdnafix_sel_list {
 	struct rdnafix_sel sel[RDNAFIX_SEL_MAX];
 };
 
-/* "DDDD:BB:DD.F", hex digits of either case, device <= 0x1f, function <= 7 */
+/*
+ * "DDDD:BB:DD.F": a domain of 4 to 8 hex digits (as the kernel names
+ * devices of domains above 0xffff), hex digits of either case, device
+ * <= 0x1f, function <= 7.
+ */
 static inline int rdnafix_parse_bdf(const char *s, unsigned int len, struct rdnafix_bdf *out)
 {
-	static const char shape[] = "hhhh:hh:hh.h";
+	static const char shape[] = "hh:hh.h";
 	unsigned int v[4] = { 0, 0, 0, 0 };
-	unsigned int i, field = 0;
+	unsigned int i, dlen, field = 1;
 	int d;
 
-	if (len != sizeof(shape) - 1)
+	if (len < 4 + sizeof(shape) || len > 8 + sizeof(shape))
 		return -EINVAL;
-	for (i = 0; i < len; i++) {
+	dlen = len - (unsigned int)sizeof(shape);
+	for (i = 0; i < dlen; i++) {
+		d = rdnafix_hex_digit(s[i]);
+		if (d < 0)
+			return -EINVAL;
+		v[0] = v[0] * 16 + (unsigned int)d;
+	}
+	if (s[dlen] != ':')
+		return -EINVAL;
+	for (i = 0; i < sizeof(shape) - 1; i++) {
+		char c = s[dlen + 1 + i];
+
 		if (shape[i] != 'h') {
-			if (s[i] != shape[i])
+			if (c != shape[i])
 				return -EINVAL;
 			field++;
 			continue;
 		}
-		d = rdnafix_hex_digit(s[i]);
+		d = rdnafix_hex_digit(c);
 		if (d < 0)
 			return -EINVAL;
 		v[field] = v[field] * 16 + (unsigned int)d;
 	}
 	if (v[2] > 0x1f || v[3] > 7)
 		return -EINVAL;
-	out->domain = (u16)v[0];
+	out->domain = v[0];
 	out->bus = (u8)v[1];
 	out->devfn = (u8)(v[2] << 3 | v[3]);
 	return 0;
@@ -87,6 +102,19 @@ static inline bool rdnafix_is_gfx_token(const char *s, unsigned int len)
 		if (!((s[i] >= '0' && s[i] <= '9') || (s[i] >= 'a' && s[i] <= 'f')))
 			return false;
 	return true;
+}
+
+/* Does "gfxNNNN" (@len characters) name the target of a GMC v10 part? */
+static inline bool rdnafix_is_gfx10_target(const char *s, unsigned int len)
+{
+	const struct rdnafix_gpu_id *t;
+	unsigned int i, n;
+
+	t = rdnafix_gpu_table(&n);
+	for (i = 0; i < n; i++)
+		if (rdnafix_tok_eq(s, len, t[i].target))
+			return true;
+	return false;
 }
 
 static inline int rdnafix_parse_sel(const char *s, unsigned int len, struct rdnafix_sel *out)
@@ -106,7 +134,7 @@ static inline int rdnafix_parse_sel(const char *s, unsigned int len, struct rdna
 		out->kind = RDNAFIX_SEL_DGPU;
 	else if (rdnafix_tok_eq(s, len, "apu"))
 		out->kind = RDNAFIX_SEL_APU;
-	else if (rdnafix_is_gfx_token(s, len))
+	else if (rdnafix_is_gfx_token(s, len) && rdnafix_is_gfx10_target(s, len))
 		out->kind = RDNAFIX_SEL_GFX;
 	else if (!rdnafix_parse_bdf(s, len, &out->bdf))
 		out->kind = RDNAFIX_SEL_BDF;

@@ -54,6 +54,104 @@ static ssize_t dry_run_show(struct kobject *kobj, struct kobj_attribute *attr, c
 	return sysfs_emit(buf, "%d\n", READ_ONCE(rf_dry_run) ? 1 : 0);
 }
 
+static ssize_t pte_prototype_show(struct kobject *kobj, struct kobj_attribute *attr, char *buf)
+{
+	ssize_t n;
+
+	mutex_lock(&rf_arm_lock);
+	n = sysfs_emit(buf, "%s\n", rf_pte_proto_text[0] ? rf_pte_proto_text :
+			   "not decided: amdgpu is not loaded");
+	mutex_unlock(&rf_arm_lock);
+	return n;
+}
+
+/*
+ * The paths that write GMC v10 PTEs without calling get_vm_pte: the MTYPE
+ * policy cannot reach them.  One line each, "<path>: <what> (<source>)";
+ * docs/kernel-module.md, "What the PTE hook does not see".
+ */
+static const char *const rf_nc_gart[] = {
+	"gart: GART table entries take adev->gart.gart_pte_flags (MTYPE UC), set in ",
+	"gmc_v10_0_gart_init and written by amdgpu_gart_map ",
+	"(gmc_v10_0.c, amdgpu_gart.c, Linux 6.1-7.2)", NULL,
+};
+
+static const char *const rf_nc_fault[] = {
+	"retry-fault: page-table fills for retry faults (noretry=0) are made by ",
+	"amdgpu_vm_handle_fault with flags it builds itself ",
+	"(gmc_v10_0.c: gmc_v10_0_process_interrupt, amdgpu_vm.c, Linux 6.1-7.2)", NULL,
+};
+
+static const char *const rf_nc_svm_off[] = {
+	"svm: KFD SVM is not built in this kernel (CONFIG_HSA_AMD_SVM off)", NULL,
+};
+
+static const char *const rf_nc_svm_old[] = {
+	"svm: KFD SVM ranges take their flags from svm_range_get_pte_flags through ",
+	"amdgpu_gem_va_map_flags, not get_vm_pte ",
+	"(kfd_svm.c: svm_range_map_to_gpu, Linux 6.1-6.17)", NULL,
+};
+
+static const char *const rf_nc_svm_new[] = {
+	"svm: covered: KFD SVM ranges pass through get_vm_pte ",
+	"(kfd_svm.c: svm_range_map_to_gpu, Linux 6.18+)", NULL,
+};
+
+static const char *const rf_nc_svm_unknown[] = {
+	"svm: not known until amdgpu is loaded (covered from Linux 6.18, not before)", NULL,
+};
+
+static const char *const rf_nc_existing[] = {
+	"existing: PTEs written before the hook was armed or before a parameter change ",
+	"keep their MTYPE until amdgpu writes them again", NULL,
+};
+
+static ssize_t not_covered_show(struct kobject *kobj, struct kobj_attribute *attr, char *buf)
+{
+	const char *const *lines[] = { rf_nc_gart, rf_nc_fault, rf_nc_svm_unknown, rf_nc_existing };
+	const char *const *piece;
+	unsigned int i;
+	ssize_t n = 0;
+
+	mutex_lock(&rf_arm_lock);
+	if (!IS_ENABLED(CONFIG_HSA_AMD_SVM))
+		lines[2] = rf_nc_svm_off;
+	else if (rf_pte_proto_text[0] && !strstarts(rf_pte_proto_text, "refused"))
+		lines[2] = rf_pte_flags_arg == 4 ? rf_nc_svm_new : rf_nc_svm_old;
+	mutex_unlock(&rf_arm_lock);
+	for (i = 0; i < ARRAY_SIZE(lines); i++) {
+		for (piece = lines[i]; *piece; piece++)
+			n += sysfs_emit_at(buf, n, "%s", *piece);
+		n += sysfs_emit_at(buf, n, "\n");
+	}
+	return n;
+}
+
+/* calls each hook missed (no free kretprobe instance), "<hook> <count>" per line */
+static ssize_t nmissed_show(struct kobject *kobj, struct kobj_attribute *attr, char *buf)
+{
+	unsigned int i;
+	ssize_t n = 0;
+
+	mutex_lock(&rf_arm_lock);
+	for (i = 0; i < RF_HOOK_COUNT; i++)
+		n += sysfs_emit_at(buf, n, "%s %lu\n", rf_hooks[i].name,
+				   (unsigned long)READ_ONCE(rf_hooks[i].krp.nmissed));
+	mutex_unlock(&rf_arm_lock);
+	return n;
+}
+
+#define RF_REFUSED_SHOW(_name, _id)						\
+static ssize_t _name##_show(struct kobject *kobj, struct kobj_attribute *attr, char *buf) \
+{										\
+	return sysfs_emit(buf, "%lld\n",					\
+			  (long long)atomic64_read(&rf_pte_refused[_id]));	\
+}
+
+RF_REFUSED_SHOW(pte_refused_pointer, RF_PTE_REFUSED_POINTER)
+RF_REFUSED_SHOW(pte_refused_entry_value, RF_PTE_REFUSED_ENTRY_VALUE)
+RF_REFUSED_SHOW(pte_refused_return_value, RF_PTE_REFUSED_RETURN_VALUE)
+
 static struct kobj_attribute rf_root_attr[] = {
 #define RDNAFIX_ROOT_FILE(_name) __ATTR_RO(_name),
 #include "rdnafix_sysfs_files.h"

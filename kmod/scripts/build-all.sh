@@ -58,6 +58,11 @@ check_log() {
 	fi
 }
 
+# Where the target kernel's image is unpacked (amdgpu.ko, vmlinuz), else /.
+kroot() {
+	if [[ -d $CACHE/kernels/$1/lib/modules/$1 ]]; then echo "$CACHE/kernels/$1"; else echo /; fi
+}
+
 build_host() {
 	local kver=$1 dst=$out/$1
 	local tmp
@@ -65,7 +70,8 @@ build_host() {
 	tmp=$(mktemp -d)
 	cp -a "$kmod"/. "$tmp"/
 	log "building for $kver (host, W=1)"
-	if ! make -C "$tmp" KVER="$kver" W=1 >"$dst/build.log" 2>&1; then
+	# the kernel image tree (fetch-kernels.sh) holds amdgpu.ko and vmlinuz for the conftest
+	if ! make -C "$tmp" KVER="$kver" KROOT="$(kroot "$kver")" W=1 >"$dst/build.log" 2>&1; then
 		cat "$dst/build.log" >&2
 		rm -rf "$tmp"
 		die "build for $kver failed"
@@ -81,11 +87,15 @@ build_chroot() {
 	rm -rf "$CHROOT/build/rdnafix"
 	mkdir -p "$CHROOT/build/rdnafix"
 	cp -a "$kmod"/. "$CHROOT/build/rdnafix/"
+	# the conftest needs python3 and the kernel image tree: run it here, not in the chroot
+	python3 "$kmod/scripts/pte-conftest.py" --kver "$kver" --root "$(kroot "$kver")" \
+		--out "$CHROOT/build/rdnafix/rdnafix_conftest.h" 2>"$dst/conftest.log" ||
+		die "pte-conftest.py failed for $kver"
 	log "building for $kver (sid chroot, W=1)"
 	# objtool needs /proc; a private mount namespace leaves nothing mounted behind.
 	if ! unshare --mount --propagation private sh -c 'mount -t proc proc "$1/proc" &&
 		exec chroot "$1" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin LANG=C.UTF-8 \
-		make -C /build/rdnafix KVER="$2" W=1' sh "$CHROOT" "$kver" >"$dst/build.log" 2>&1; then
+		make -C /build/rdnafix KVER="$2" RDNAFIX_CONFTEST=keep W=1' sh "$CHROOT" "$kver" >"$dst/build.log" 2>&1; then
 		cat "$dst/build.log" >&2
 		die "build for $kver failed"
 	fi

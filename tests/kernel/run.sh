@@ -62,12 +62,15 @@ expect_for() {
 	for s in ${SUITES//,/ }; do
 		case $s in
 		params)
-			for p in noretry vm_fragment_size mtype_sysmem mtype_vram targets exclude dry_run strict; do
+			for p in noretry vm_fragment_size mtype_sysmem mtype_vram mtype_override targets exclude \
+				dry_run strict; do
 				echo "param_load_invalid_$p param_load_valid_$p param_runtime_invalid_$p param_runtime_valid_$p"
 			done
 			echo param_unload dmesg_clean_params ;;
 		mock) echo mock_hooks_without_amdgpu mock_hooks_rdnafix_first mock_probe_policy \
-			mock_sysfs_devices mock_pte_mtype mock_pte_runtime_change mock_dry_run dmesg_clean_mock ;;
+			mock_sysfs_devices mock_pte_mtype mock_pte_runtime_change mock_dry_run \
+			mock_pte_respect_uc mock_pte_refuse_value mock_pte_prototype_variant \
+			mock_not_covered mock_parallel_probe mock_domain_nmissed dmesg_clean_mock ;;
 		rdnactl) echo rdnactl_status_json ;;
 		cycles) echo cycles_mock_20 dmesg_clean_cycles ;;
 		real) echo real_hooks_without_amdgpu real_rdnafix_first real_unload_rdnafix_first \

@@ -78,6 +78,11 @@ fi
 if [[ -n $mock ]]; then
 	[[ -f $mock ]] || die "--mock $mock: no such file"
 	cp "$mock" "$stage/mod/mock/amdgpu.ko"
+	# the get_vm_pte prototype variant made by build-mock.sh, next to it
+	if [[ -f $(dirname "$mock")/variant/amdgpu.ko ]]; then
+		mkdir -p "$stage/mod/mock-variant"
+		cp "$(dirname "$mock")/variant/amdgpu.ko" "$stage/mod/mock-variant/amdgpu.ko"
+	fi
 fi
 if [[ -n $rdnactl ]]; then
 	[[ -x $rdnactl ]] || die "--rdnactl $rdnactl: not an executable file"

@@ -35,10 +35,10 @@ int c_parse_sel_list(const char *s, int allow_empty, unsigned int *count, unsign
 	return ret;
 }
 
-int c_pte_apply(uint64_t pte, int sys, int vram, int dry_run, uint64_t *out)
+int c_pte_apply(uint64_t pte, int sys, int vram, int override, int dry_run, uint64_t *out)
 {
 	u64 o = 0;
-	int ret = rdnafix_pte_apply(pte, sys, vram, dry_run != 0, &o);
+	int ret = rdnafix_pte_apply(pte, sys, vram, override, dry_run != 0, &o);
 
 	*out = o;
 	return ret;

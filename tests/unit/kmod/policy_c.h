@@ -13,7 +13,7 @@ int c_parse_fragment(const char *s, int *out);
 int c_parse_mtype(const char *s, int *out);
 int c_parse_bool01(const char *s, int *out);
 int c_parse_sel_list(const char *s, int allow_empty, unsigned int *count, unsigned int *bad);
-int c_pte_apply(uint64_t pte, int sys, int vram, int dry_run, uint64_t *out);
+int c_pte_apply(uint64_t pte, int sys, int vram, int override, int dry_run, uint64_t *out);
 /* targeted (1/0) for a device under targets/exclude, or -1 on a parse error */
 int c_targeted(const char *targets, const char *exclude, uint16_t vendor, uint16_t device,
 	       const char *bdf);

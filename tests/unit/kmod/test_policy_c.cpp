@@ -56,8 +56,8 @@ TEST_CASE("the header compiled as C agrees with C++", "[c]")
 		CHECK(bad_c == bad_cpp);
 	}
 	std::uint64_t oc = 0, ocpp = 0;
-	CHECK(c_pte_apply(0x63, RDNAFIX_MTYPE_UC, RDNAFIX_MTYPE_KEEP, 0, &oc) ==
-	      rdnafix_pte_apply(0x63, RDNAFIX_MTYPE_UC, RDNAFIX_MTYPE_KEEP, false, &ocpp));
+	CHECK(c_pte_apply(0x63, RDNAFIX_MTYPE_UC, RDNAFIX_MTYPE_KEEP, RDNAFIX_OVERRIDE_NC, 0, &oc) ==
+	      rdnafix_pte_apply(0x63, RDNAFIX_MTYPE_UC, RDNAFIX_MTYPE_KEEP, RDNAFIX_OVERRIDE_NC, false, &ocpp));
 	CHECK(oc == ocpp);
 	CHECK(oc == (0x63ULL | (3ULL << 48)));
 	CHECK(c_targeted("rdna2", "", 0x1002, 0x73df, "0000:0c:00.0") == 1);

@@ -87,15 +87,23 @@ TEST_CASE("mtype_sysmem/mtype_vram accept keep|nc|wc|cc|uc with the hardware enc
 	CHECK(std::string(rdnafix_mtype_name(7)) == "invalid");
 }
 
-TEST_CASE("dry_run/strict accept exactly 0 or 1", "[params]")
+TEST_CASE("dry_run/strict accept the kernel bools Y, N, y, n, 1, 0", "[params]")
 {
 	bool b = false;
-	CHECK(rdnafix_parse_bool01("1", &b) == 0);
-	CHECK(b);
-	CHECK(rdnafix_parse_bool01("0\n", &b) == 0);
-	CHECK_FALSE(b);
+	for (const char *t : {"1", "Y", "y", "Y\n"}) {
+		b = false;
+		INFO("value '" << t << "'");
+		CHECK(rdnafix_parse_bool01(t, &b) == 0);
+		CHECK(b);
+	}
+	for (const char *f : {"0\n", "N", "n", "0"}) {
+		b = true;
+		INFO("value '" << f << "'");
+		CHECK(rdnafix_parse_bool01(f, &b) == 0);
+		CHECK_FALSE(b);
+	}
 	std::vector<std::string> bad = kGarbage;
-	bad.insert(bad.end(), {"2", "-1", "y", "n", "Y", "true", "on", "01", "10"});
+	bad.insert(bad.end(), {"2", "-1", "yes", "no", "true", "on", "off", "01", "10", "Yy"});
 	for (const auto &in : bad) {
 		bool v = true;
 		INFO("value '" << in << "'");

@@ -20,7 +20,9 @@ TEST_CASE("selector lists: valid syntax", "[selectors]")
 		{"rdna1", {RDNAFIX_SEL_RDNA1}},
 		{"rdna1,rdna2", {RDNAFIX_SEL_RDNA1, RDNAFIX_SEL_RDNA2}},
 		{"gfx1031", {RDNAFIX_SEL_GFX}},
-		{"gfx90a,gfx1151", {RDNAFIX_SEL_GFX, RDNAFIX_SEL_GFX}},
+		{"gfx1010,gfx1036", {RDNAFIX_SEL_GFX, RDNAFIX_SEL_GFX}},
+		{"10000:03:00.0", {RDNAFIX_SEL_BDF}},
+		{"ffffffff:00:00.0", {RDNAFIX_SEL_BDF}},
 		{"dgpu,apu", {RDNAFIX_SEL_DGPU, RDNAFIX_SEL_APU}},
 		{"0000:03:00.0", {RDNAFIX_SEL_BDF}},
 		{"0000:0A:1f.7\n", {RDNAFIX_SEL_BDF}},
@@ -41,6 +43,16 @@ TEST_CASE("selector lists: valid syntax", "[selectors]")
 	CHECK(l.sel[0].bdf.bus == 0xc1);
 	CHECK(l.sel[0].bdf.devfn == (0x1f << 3 | 5));
 	CHECK(std::string(l.sel[0].text) == "0001:c1:1f.5");
+	// PCI domains above 0xffff (VMD, Hyper-V) are not truncated
+	REQUIRE(rdnafix_parse_sel_list("1a2b3:c1:00.1", false, &l, nullptr) == 0);
+	CHECK(l.sel[0].bdf.domain == 0x1a2b3);
+	REQUIRE(rdnafix_parse_sel_list("ffffffff:00:00.0", false, &l, nullptr) == 0);
+	CHECK(l.sel[0].bdf.domain == 0xffffffffU);
+	const rdnafix_dev far = make_dev(0x73df, "10000:03:00.0");
+	const rdnafix_dev near = make_dev(0x73df, "0000:03:00.0");
+	const rdnafix_sel_list only_far = parse_list("10000:03:00.0", false);
+	CHECK(rdnafix_sel_list_match(&only_far, &far, rdnafix_gpu_lookup(far.vendor, far.device)) == 0);
+	CHECK(rdnafix_sel_list_match(&only_far, &near, rdnafix_gpu_lookup(near.vendor, near.device)) == -1);
 
 	// 16 entries are fine, and the empty list is fine for exclude only
 	std::string sixteen;
@@ -80,7 +92,13 @@ TEST_CASE("selector lists: invalid input is refused and the bad element located"
 		{"rdna2,0000:03:00.8", 6},
 		{"0000:03:20.0", 0},
 		{"0000:3:00.0", 0},
-		{"00000:03:00.0", 0},
+		{"000000000:03:00.0", 0},
+		{"000:03:00.0", 0},
+		// gfxNNNN must name a GMC v10 target (issue 10): CDNA, RDNA3, and gfx1037 (KFD says gfx1036)
+		{"gfx90a", 0},
+		{"rdna2,gfx1100", 6},
+		{"gfx1037", 0},
+		{"gfx1151", 0},
 		{"0000:03:00:0", 0},
 		{"0000-03-00.0", 0},
 		{"03:00.0", 0},
@@ -152,8 +170,8 @@ TEST_CASE("selectors match RDNA1/RDNA2/RDNA3, APU/dGPU and PCI addresses", "[sel
 	CHECK_FALSE(targeted("0001:0c:00.0", "", rx6750xt));
 
 	// only GMC v10 parts, whatever the selectors say
-	CHECK_FALSE(targeted("dgpu,apu,gfx1100,0000:03:00.0", "", rx7900));
-	CHECK(decide("dgpu,apu,gfx1100,0000:03:00.0", "", rx7900).verdict == RDNAFIX_NOT_GFX10);
+	CHECK_FALSE(targeted("dgpu,apu,gfx1030,0000:03:00.0", "", rx7900));
+	CHECK(decide("dgpu,apu,gfx1030,0000:03:00.0", "", rx7900).verdict == RDNAFIX_NOT_GFX10);
 
 	// exclude wins
 	CHECK_FALSE(targeted("rdna2", "0000:0c:00.0", rx6750xt));

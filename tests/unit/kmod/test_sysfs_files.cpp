@@ -116,7 +116,9 @@ void list_dir(const fs::path &dir, std::set<std::string> &files, std::set<std::s
 
 TEST_CASE("sysfs file lists: names as the module and rdnactl expect them", "[sysfs]")
 {
-	CHECK(root_files() == Names{"version", "abi_version", "amdgpu", "dry_run"});
+	CHECK(root_files() == Names{"version", "abi_version", "amdgpu", "dry_run", "pte_prototype",
+				    "pte_refused_pointer", "pte_refused_entry_value", "pte_refused_return_value",
+				    "not_covered", "nmissed"});
 	CHECK(hook_files() == Names{"pci_probe", "noretry_set", "vm_adjust_size", "get_vm_pte"});
 	const Names dev = dev_files();
 	CHECK(dev.size() == 14);

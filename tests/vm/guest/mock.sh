@@ -92,7 +92,7 @@ pte_expect 0 $SYS nc $UC $SYS		# RDNA1 sysmem: NC -> UC
 pte_expect 0 $VRAM nc $VRAM $VRAM	# VRAM: keep
 pte_expect 0 $SYS uc $UC $UC		# already UC: nothing to do
 pte_expect 0 $PRT nc $PRT		# PRT entries are left alone
-pte_expect 1 $SYS wc $UC $WC		# RDNA2 sysmem: WC -> UC
+pte_expect 1 $SYS wc $WC $WC		# RDNA2 sysmem: WC asked for, kept (mtype_override=nc)
 pte_expect 2 $SYS nc $SYS		# RDNA3: never
 pte_expect 3 $SYS nc $SYS		# excluded
 pte_expect 4 $SYS nc $SYS		# excluded by address
@@ -100,12 +100,12 @@ pte_expect 5 $SYS nc $SYS		# refused (layout)
 expect_eq 03:pte_calls "$(dev 0000:03:00.0 pte_calls)" 4
 expect_eq 03:pte_rewrites "$(dev 0000:03:00.0 pte_rewrites)" 1
 expect_eq 03:pte_would "$(dev 0000:03:00.0 pte_would_rewrite)" 1
-expect_eq 04:pte_rewrites "$(dev 0000:04:00.0 pte_rewrites)" 1
+expect_eq 04:pte_rewrites "$(dev 0000:04:00.0 pte_rewrites)" 0
 expect_eq 05:pte_rewrites "$(dev 0000:05:00.0 pte_rewrites)" 0
 expect_eq 06:pte_rewrites "$(dev 0000:06:00.0 pte_rewrites)" 0
 expect_eq 06:pte_would "$(dev 0000:06:00.0 pte_would_rewrite)" 0
 expect_eq 07:pte_rewrites "$(dev 0000:07:00.0 pte_rewrites)" 0
-report mock_pte_mtype "sysmem rewritten to UC only on targeted devices, VRAM/PRT kept"
+report mock_pte_mtype "sysmem NC rewritten to UC only on targeted devices, VRAM/PRT/WC kept"
 
 # --- runtime changes apply to the next call
 echo wc >$RP/mtype_sysmem
@@ -137,4 +137,93 @@ expect_eq dry:09:frag_app "$(dev 0000:09:00.0 fragment_size_applied)" -1
 echo 0 >$RP/dry_run
 pte_expect 0 $SYS nc $UC
 report mock_dry_run "dry_run=1 counted a would-rewrite and changed no PTE and no noretry/fragment"
+
+# --- amdgpu's deliberate UC and invalid entries are kept unless mtype_override=any
+echo wc >$RP/mtype_sysmem
+expect_eq mtype_override-default "$(rd $RP/mtype_override)" nc
+pte_expect 0 $SYS uc $UC $UC		# amdgpu chose UC (coherent): kept
+pte_expect 0 0x2 nc 0x2 0x2		# SYSTEM without VALID: not a mapping, kept
+pte_expect 0 $SYS nc $WC $SYS		# amdgpu's default NC: rewritten
+echo any >$RP/mtype_override
+pte_expect 0 $SYS uc $WC $UC		# opt-in: UC overridden
+pte_expect 0 0x2 nc 0x2 0x2		# still not a mapping
+echo nc >$RP/mtype_override
+pte_expect 0 $SYS uc $UC $UC
+echo uc >$RP/mtype_sysmem
+report mock_pte_respect_uc "UC and invalid entries kept by default; UC overridden only with mtype_override=any"
+
+# --- never write through an unproven pointer (issue 10 item 1)
+expect_prefix pte_prototype "$(rd $RF/pte_prototype)" "flags=argument"
+# an entry value with bits no PTE flag word holds (an address) is refused
+ev0=$(rd $RF/pte_refused_entry_value)
+rw0=$(dev 0000:03:00.0 pte_rewrites)
+pte_expect 0 0x1000000003 nc 0x1000000003 0x1000000003
+expect_eq refused_entry_value "$(rd $RF/pte_refused_entry_value)" $((ev0 + 1))
+expect_eq refused_entry:03:pte_rewrites "$(dev 0000:03:00.0 pte_rewrites)" "$rw0"
+report mock_pte_refuse_value "a flags word with address bits was refused and left as amdgpu wrote it"
+
+# a mock whose get_vm_pte takes the flags BY VALUE where the kernel's takes
+# the pointer (and the pointer one argument later): every call is refused
+if [ -f /mod/mock-variant/amdgpu.ko ] && rmmod amdgpu &&
+	expect_prefix proto-after-rmmod "$(rd $RF/pte_prototype)" "not decided" &&
+	insmod /mod/mock-variant/amdgpu.ko; then
+	expect_hooks variant active active active active
+	p0=$(rd $RF/pte_refused_pointer)
+	probe_expect 0 1002 73df 0000:0a:00.0 "1 1 6 6"
+	wait_for "$D/0000:0a:00.0/targeted"
+	pte_expect 0 $SYS nc $SYS $SYS		# would be UC through a proven pointer
+	pte_expect 0 $SYS wc $WC $WC
+	expect_eq variant:refused_pointer "$(rd $RF/pte_refused_pointer)" $((p0 + 2))
+	expect_eq variant:0a:pte_calls "$(dev 0000:0a:00.0 pte_calls)" 2
+	expect_eq variant:0a:pte_rewrites "$(dev 0000:0a:00.0 pte_rewrites)" 0
+	rmmod amdgpu || FAILS="$FAILS rmmod-variant"
+	# back to the normal mock for the suites that follow
+	insmod $MOCK noretry=0 || FAILS="$FAILS insmod-mock-again"
+	probe_expect 0 1002 731f 0000:03:00.0 "1 1 6 6"
+else
+	FAILS="$FAILS no-variant-or-swap-failed"
+fi
+report mock_pte_prototype_variant "get_vm_pte with another prototype: refused at the pointer check, PTE flags unchanged"
+
+# --- the PTE paths the hook does not see (issue 10 item 3)
+nc=$RF/not_covered
+expect_eq not_covered:lines "$(grep -c . $nc)" 4
+expect_eq not_covered:paths "$(cut -d: -f1 $nc | tr '\n' ' ')" "gart retry-fault svm existing "
+case "$(cat /etc/kver)" in
+6.1.*|6.12.*) expect_prefix not_covered:svm "$(grep '^svm:' $nc)" "svm: KFD SVM is not built" ;;
+7.2.*) expect_prefix not_covered:svm "$(grep '^svm:' $nc)" "svm: covered:" ;;
+esac
+report mock_not_covered "$(tr '\n' '|' <$nc | cut -c1-80)..."
+
+# --- two devices initialising at the same time (kthreads in the mock): what each
+# really received must be what sysfs reports
+a=$(mock probe2 1 1002 73df 0000:0d:00.0 2 1002 744c 0000:0e:00.0)
+wait_for "$D/0000:0e:00.0/reason"
+na=$(echo "$a" | sed -n 's/^a: .*noretry=\([-0-9]*\) .*b:.*/\1/p')
+nb=$(echo "$a" | sed -n 's/.* b: .*noretry=\([-0-9]*\) .*/\1/p')
+fb=$(echo "$a" | sed -n 's/.* b: .*frag=\([0-9]*\).*/\1/p')
+expect_eq par:answer "$(echo "$a" | grep -c 'a: probe=0 .* b: probe=0 ')" 1
+expect_eq par:0d:noretry_applied "$(dev 0000:0d:00.0 noretry_applied)" "$na"
+expect_eq par:0d:noretry "$na" 1
+# the RDNA3 device overlapped the RDNA2 device's swap: it received 1, and says so
+expect_eq par:0e:noretry "$nb" 1
+expect_eq par:0e:noretry_applied "$(dev 0000:0e:00.0 noretry_applied)" "$nb"
+case "$(dev 0000:0e:00.0 reason)" in
+"not targeted: 1002:744c is not an RDNA1/RDNA2 (GMC v10) GPU;"*"noretry 1 received from another device"*) ;;
+*) FAILS="$FAILS par:0e:reason=[$(dev 0000:0e:00.0 reason)]" ;;
+esac
+fa=$(dev 0000:0e:00.0 fragment_size_applied)
+if [ "$fa" = -1 ]; then expect_eq par:0e:frag-own "$fb" 9; else expect_eq par:0e:frag "$fb" "$fa"; fi
+expect_eq par:noretry-restored "$(rd /sys/module/amdgpu/parameters/noretry)" 0
+report mock_parallel_probe "two overlapping device inits: each device's sysfs values are what amdgpu gave it"
+
+# --- PCI domains above 0xffff keep all their digits
+probe_expect 3 1002 73df 10000:0c:00.0 "1 1 6 6"
+wait_for "$D/10000:0c:00.0/targeted"
+expect_eq dom:10000:targeted "$(dev 10000:0c:00.0 targeted)" 1
+expect_eq dom:no-truncated "$(ls -d $D/0000:0c:00.0 2>/dev/null)" ""
+# per-hook missed calls, readable while running
+expect_eq nmissed "$(grep -c '^[a-z_]* [0-9][0-9]*$' $RF/nmissed)" 4
+expect_eq nmissed:get_vm_pte "$(sed -n 's/^get_vm_pte //p' $RF/nmissed)" 0
+report mock_domain_nmissed "domain 10000 kept whole; nmissed lists every hook"
 dmesg_check mock

@@ -16,10 +16,11 @@ inv_vm_fragment_size="abc|3|10|0|<empty>|9x|-2|-4|08|-|$LONG1"
 inv_mtype="abc|<empty>|NC|nc,|ncx|-1|0|kee|$LONGA"
 inv_mtype_sysmem=$inv_mtype
 inv_mtype_vram=$inv_mtype
-inv_sel="rdna3|rdna1,|,rdna1|rdna1,,rdna2|gfx10310|gfx|0000:03:00.8|0000:03:20.0|0000:3:00.0|-1|RDNA1|$LIST17|$LONGLIST|$LONGA"
+inv_mtype_override="abc|<empty>|NC|uc|all|any,|1|$LONGA"
+inv_sel="rdna3|gfx90a|gfx1100|gfx1037|rdna1,|,rdna1|rdna1,,rdna2|gfx10310|gfx|0000:03:00.8|0000:03:20.0|0000:3:00.0|-1|RDNA1|$LIST17|$LONGLIST|$LONGA"
 inv_targets="<empty>|$inv_sel"
 inv_exclude=$inv_sel
-inv_bool="2|-1|<empty>|yes|1x|01|-|$LONG1"
+inv_bool="2|-1|<empty>|yes|no|on|true|1x|01|-|$LONG1"
 inv_dry_run=$inv_bool
 inv_strict=$inv_bool
 
@@ -29,12 +30,13 @@ val_vm_fragment_size="-1=-1|4=4|6=6|9=9"
 val_mtype="keep=keep|nc=nc|wc=wc|cc=cc|uc=uc"
 val_mtype_sysmem=$val_mtype
 val_mtype_vram=$val_mtype
-val_targets="rdna1=rdna1|rdna2,gfx1031,0000:03:00.0,dgpu,apu=rdna2,gfx1031,0000:03:00.0,dgpu,apu|gfx90a=gfx90a"
+val_mtype_override="nc=nc|any=any"
+val_targets="rdna1=rdna1|rdna2,gfx1031,0000:03:00.0,dgpu,apu=rdna2,gfx1031,0000:03:00.0,dgpu,apu|gfx1036,10000:0c:00.0=gfx1036,10000:0c:00.0"
 val_exclude="<empty>=|apu=apu|0000:0a:00.1,rdna1=0000:0a:00.1,rdna1"
-val_dry_run="0=0|1=1"
-val_strict="0=0|1=1"
+val_dry_run="0=N|1=Y|Y=Y|N=N|y=Y|n=N"
+val_strict="0=N|1=Y|Y=Y|N=N|y=Y|n=N"
 
-PARAMS="noretry vm_fragment_size mtype_sysmem mtype_vram targets exclude dry_run strict"
+PARAMS="noretry vm_fragment_size mtype_sysmem mtype_vram mtype_override targets exclude dry_run strict"
 
 short() { printf '%.24s' "$1"; }
 errcount() { dmesg | grep -c "rdnafix: invalid value .* for parameter $1"; }

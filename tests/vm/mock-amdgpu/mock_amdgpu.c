@@ -3,13 +3,12 @@
  * TEST-ONLY mock of amdgpu for the rdnafix VM suite.  It is built as a
  * module named "amdgpu" and loaded INSTEAD of the real driver, in a VM.
  *
- * It defines the functions rdnafix hooks, with the exact prototypes of the
- * kernel it is built for (drivers/gpu/drm/amd/amdgpu/ amdgpu_drv.c,
- * amdgpu_gmc.c, amdgpu_vm.c, gmc_v10_0.c at Linux 6.1, 6.12 and 7.2;
- * docs/amdgpu-facts.md section 2.1), and the
- * module parameters "noretry" (int, 0644) and "vm_fragment_size" (int,
- * 0444) like amdgpu.  The functions are noipa (no inlining, no cloning),
- * so kprobes land on the same kind of symbol as in amdgpu.
+ * It defines the functions rdnafix hooks with the prototypes of the kernel
+ * it is built for (drivers/gpu/drm/amd/amdgpu/ amdgpu_drv.c, amdgpu_gmc.c,
+ * amdgpu_vm.c, gmc_v10_0.c at Linux 6.1, 6.12, 7.2; docs/amdgpu-facts.md
+ * section 2.1) and amdgpu's int parameters "noretry" (0644) and
+ * "vm_fragment_size" (0444).  The functions are noipa (no inlining, no
+ * cloning), so kprobes land on the same kind of symbol as in amdgpu.
  *
  * A debugfs file drives it: write one command, read the answer.
  *   /sys/kernel/debug/mock_amdgpu/ctl
@@ -22,6 +21,14 @@
  *     bench SLOT COUNT
  *         COUNT get_vm_pte() calls, answers "calls=N ns=TOTAL"
  *     remove SLOT
+ *     probe2 SLOT VENDOR DEVICE BDF SLOT2 VENDOR2 DEVICE2 BDF2
+ *         two fake probes in two kthreads whose amdgpu_gmc_noretry_set calls
+ *         overlap (the first waits inside until the second is inside too);
+ *         answers "a: noretry=N frag=N b: noretry=N frag=N"
+ *
+ * Built with -DMOCK_PTE_VALUE_VARIANT=1 (build-mock.sh: variant/amdgpu.ko)
+ * get_vm_pte takes a u64 flags VALUE where the kernel's takes the pointer
+ * (which comes one argument later): rdnafix must refuse every call.
  */
 #include <linux/module.h>
 #include <linux/moduleparam.h>
@@ -33,12 +40,26 @@
 #include <linux/mutex.h>
 #include <linux/ktime.h>
 #include <linux/sched.h>
+#include <linux/kthread.h>
+#include <linux/completion.h>
+#include <linux/delay.h>
 #include <linux/version.h>
 
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 18, 0)
 #define MOCK_PTE_V2 1		/* get_vm_pte(adev, vm, bo, vm_flags, flags) */
 #else
 #define MOCK_PTE_V2 0		/* get_vm_pte(adev, mapping, flags) + map_mtype */
+#endif
+
+#ifndef MOCK_PTE_VALUE_VARIANT
+#define MOCK_PTE_VALUE_VARIANT 0
+#endif
+#if MOCK_PTE_VALUE_VARIANT
+#define MOCK_VALUE_ARG(v)	v,
+#define MOCK_VALUE_PARAM	u64 flags_value,
+#else
+#define MOCK_VALUE_ARG(v)
+#define MOCK_VALUE_PARAM
 #endif
 
 #define MOCK_SLOTS		8
@@ -106,9 +127,20 @@ void amdgpu_vm_adjust_size(struct amdgpu_device *adev, uint32_t min_vm_size,
  * amdgpu_gmc_noretry_set(): like amdgpu, -1 means the per-GC default
  * (0 for RDNA1 on 6.1/6.12 kernels, 1 for RDNA2), else the parameter.
  */
+/* probe2: calls of amdgpu_gmc_noretry_set wait inside until two are */
+static bool mock_gate_on;
+static atomic_t mock_gate_in = ATOMIC_INIT(0);
+
 MOCK_HOOK void amdgpu_gmc_noretry_set(struct amdgpu_device *adev)
 {
-	int p = READ_ONCE(amdgpu_noretry);
+	int p, i;
+
+	if (READ_ONCE(mock_gate_on)) {
+		atomic_inc(&mock_gate_in);
+		for (i = 0; i < 3000 && atomic_read(&mock_gate_in) < 2; i++)
+			msleep(1);
+	}
+	p = READ_ONCE(amdgpu_noretry);
 
 	adev->noretry_param_seen = p;
 	adev->gmc_noretry = p == -1 ? (adev->rdna1 ? 0 : 1) : p;
@@ -122,9 +154,6 @@ MOCK_HOOK void amdgpu_vm_adjust_size(struct amdgpu_device *adev, uint32_t min_vm
 
 	adev->frag_param_seen = p;
 	adev->fragment_size = p == -1 ? fragment_size_default : p;
-	(void)min_vm_size;
-	(void)max_level;
-	(void)max_bits;
 }
 
 static u64 mock_hw_mtype(u32 uapi)
@@ -143,7 +172,8 @@ static u64 mock_hw_mtype(u32 uapi)
 
 #if MOCK_PTE_V2
 static MOCK_HOOK void gmc_v10_0_get_vm_pte(struct amdgpu_device *adev, struct amdgpu_vm *vm,
-				    struct amdgpu_bo *bo, uint32_t vm_flags, uint64_t *flags)
+				    struct amdgpu_bo *bo, uint32_t vm_flags,
+				    MOCK_VALUE_PARAM uint64_t *flags)
 {
 	u64 f = READ_ONCE(*flags);
 
@@ -162,7 +192,8 @@ static MOCK_HOOK uint64_t gmc_v10_0_map_mtype(struct amdgpu_device *adev, uint32
 }
 
 static MOCK_HOOK void gmc_v10_0_get_vm_pte(struct amdgpu_device *adev,
-				    struct amdgpu_bo_va_mapping *mapping, uint64_t *flags)
+				    struct amdgpu_bo_va_mapping *mapping,
+				    MOCK_VALUE_PARAM uint64_t *flags)
 {
 	u64 f = READ_ONCE(*flags);
 
@@ -195,21 +226,23 @@ static void mock_other_release(struct device *dev)
 {
 }
 
-static int mock_cmd_probe(unsigned int slot, unsigned int vendor, unsigned int device,
-			  const char *bdf, bool bad)
+/* a new fake device in @slot, or an ERR_PTR */
+static struct mock_dev *mock_new_dev(unsigned int slot, unsigned int vendor, unsigned int device,
+				     const char *bdf, bool bad)
 {
 	unsigned int dom, bus, dv, fn;
 	struct mock_dev *m;
 	int ret;
 
+
 	if (sscanf(bdf, "%x:%x:%x.%x", &dom, &bus, &dv, &fn) != 4 || bus > 0xff ||
 	    dv > 0x1f || fn > 7)
-		return -EINVAL;
+		return ERR_PTR(-EINVAL);
 	if (slots[slot])
-		return -EBUSY;
+		return ERR_PTR(-EBUSY);
 	m = kzalloc(sizeof(*m), GFP_KERNEL);
 	if (!m)
-		return -ENOMEM;
+		return ERR_PTR(-ENOMEM);
 	m->sysdata.domain = dom;
 	m->bus.number = bus;
 	m->bus.sysdata = &m->sysdata;
@@ -223,7 +256,7 @@ static int mock_cmd_probe(unsigned int slot, unsigned int vendor, unsigned int d
 	ret = dev_set_name(&m->pdev.dev, "%04x:%02x:%02x.%d", dom, bus, dv, fn);
 	if (ret) {
 		put_device(&m->pdev.dev);
-		return ret;
+		return ERR_PTR(ret);
 	}
 	device_initialize(&m->other);
 	m->other.release = mock_other_release;
@@ -233,12 +266,81 @@ static int mock_cmd_probe(unsigned int slot, unsigned int vendor, unsigned int d
 	m->adev.rdna1 = (device & 0xff00) == 0x7300 && device < 0x73a0;
 	m->adev.rdna1 |= device == 0x13db || (device >= 0x13f9 && device <= 0x13fe) ||
 			 device == 0x143f;
-	ret = amdgpu_pci_probe(&m->pdev, NULL);
 	slots[slot] = m;
+	return m;
+}
+
+static int mock_cmd_probe(unsigned int slot, unsigned int vendor, unsigned int device,
+			  const char *bdf, bool bad)
+{
+	struct mock_dev *m;
+	int ret;
+
+	m = mock_new_dev(slot, vendor, device, bdf, bad);
+	if (IS_ERR(m))
+		return PTR_ERR(m);
+	ret = amdgpu_pci_probe(&m->pdev, NULL);
 	scnprintf(answer, sizeof(answer),
 		  "probe=%d noretry_param=%d noretry=%d frag_param=%d frag=%u\n", ret,
 		  m->adev.noretry_param_seen, m->adev.gmc_noretry, m->adev.frag_param_seen,
 		  m->adev.fragment_size);
+	return 0;
+}
+
+struct mock_job {
+	struct mock_dev *m;
+	struct completion done;
+	int ret;
+};
+
+static int mock_probe_thread(void *data)
+{
+	struct mock_job *j = data;
+
+	j->ret = amdgpu_pci_probe(&j->m->pdev, NULL);
+	complete(&j->done);
+	return 0;
+}
+
+/* two probes whose noretry_set calls overlap: a enters first, b while a is inside */
+static int mock_cmd_probe2(unsigned int sa, unsigned int va, unsigned int da, const char *ba,
+			   unsigned int sb, unsigned int vb, unsigned int db, const char *bb)
+{
+	struct mock_job ja = { 0 }, jb = { 0 };
+	struct task_struct *t;
+	int i;
+
+	if (sa == sb)
+		return -EINVAL;
+	ja.m = mock_new_dev(sa, va, da, ba, false);
+	jb.m = IS_ERR(ja.m) ? ja.m : mock_new_dev(sb, vb, db, bb, false);
+	if (IS_ERR(jb.m))
+		return PTR_ERR(jb.m);
+	init_completion(&ja.done);
+	init_completion(&jb.done);
+	atomic_set(&mock_gate_in, 0);
+	WRITE_ONCE(mock_gate_on, true);
+	t = kthread_run(mock_probe_thread, &ja, "mock_probe_a");
+	if (IS_ERR(t)) {
+		WRITE_ONCE(mock_gate_on, false);
+		return PTR_ERR(t);
+	}
+	for (i = 0; i < 3000 && atomic_read(&mock_gate_in) < 1; i++)
+		msleep(1);
+	t = kthread_run(mock_probe_thread, &jb, "mock_probe_b");
+	if (IS_ERR(t)) {
+		atomic_set(&mock_gate_in, 2);	/* release a */
+		wait_for_completion(&ja.done);
+		WRITE_ONCE(mock_gate_on, false);
+		return PTR_ERR(t);
+	}
+	wait_for_completion(&ja.done);
+	wait_for_completion(&jb.done);
+	WRITE_ONCE(mock_gate_on, false);
+	scnprintf(answer, sizeof(answer),
+		  "a: probe=%d noretry=%d frag=%u b: probe=%d noretry=%d frag=%u\n", ja.ret,
+		  ja.m->adev.gmc_noretry, ja.m->adev.fragment_size, jb.ret,
+		  jb.m->adev.gmc_noretry, jb.m->adev.fragment_size);
 	return 0;
 }
 
@@ -263,12 +365,12 @@ static u64 mock_one_pte(struct amdgpu_device *adev, u64 pte, u32 uapi)
 	struct amdgpu_vm vm = { 0 };
 	struct amdgpu_bo bo = { 0 };
 
-	gmc_v10_0_get_vm_pte(adev, &vm, &bo, uapi, &flags);
+	gmc_v10_0_get_vm_pte(adev, &vm, &bo, uapi, MOCK_VALUE_ARG(pte) &flags);
 #else
 	struct amdgpu_bo_va_mapping mapping;
 
 	mapping.flags = gmc_v10_0_map_mtype(adev, uapi);
-	gmc_v10_0_get_vm_pte(adev, &mapping, &flags);
+	gmc_v10_0_get_vm_pte(adev, &mapping, MOCK_VALUE_ARG(pte) &flags);
 #endif
 	return flags;
 }
@@ -323,8 +425,8 @@ static void mock_remove(unsigned int slot)
 static ssize_t mock_ctl_write(struct file *file, const char __user *ubuf, size_t len,
 			      loff_t *ppos)
 {
-	char buf[128], a[24], b[24];
-	unsigned int slot, x, y;
+	char buf[160], a[24], b[24];
+	unsigned int slot, x, y, slot2, x2, y2;
 	unsigned long long pte;
 	int n, ret = -EINVAL;
 
@@ -335,8 +437,13 @@ static ssize_t mock_ctl_write(struct file *file, const char __user *ubuf, size_t
 	buf[len] = '\0';
 	mutex_lock(&mock_lock);
 	answer[0] = '\0';
-	if (sscanf(buf, "probe %u %x %x %23s %23s", &slot, &x, &y, a, b) >= 4 &&
-	    slot < MOCK_SLOTS) {
+	/* "probe2" first: "probe %u" would take "probe2 ..." as slot 2 */
+	if (!strncmp(buf, "probe2 ", 7)) {
+		if (sscanf(buf, "probe2 %u %x %x %23s %u %x %x %23s", &slot, &x, &y, a, &slot2, &x2,
+			   &y2, b) == 8 && slot < MOCK_SLOTS && slot2 < MOCK_SLOTS)
+			ret = mock_cmd_probe2(slot, x, y, a, slot2, x2, y2, b);
+	} else if (sscanf(buf, "probe %u %x %x %23s %23s", &slot, &x, &y, a, b) >= 4 &&
+		   slot < MOCK_SLOTS) {
 		n = sscanf(buf, "probe %u %x %x %23s %23s", &slot, &x, &y, a, b);
 		ret = mock_cmd_probe(slot, x, y, a, n == 5 && !strcmp(b, "badlayout"));
 	} else if (sscanf(buf, "pte %u %llx %23s", &slot, &pte, a) == 3 && slot < MOCK_SLOTS) {
@@ -372,7 +479,8 @@ static int __init mock_init(void)
 {
 	mock_dir = debugfs_create_dir("mock_amdgpu", NULL);
 	debugfs_create_file("ctl", 0600, mock_dir, NULL, &mock_ctl_fops);
-	pr_info("mock amdgpu (TEST ONLY) loaded, pte api v%d\n", MOCK_PTE_V2 ? 2 : 1);
+	pr_info("mock amdgpu (TEST ONLY) loaded, pte api v%d%s\n", MOCK_PTE_V2 ? 2 : 1,
+		MOCK_PTE_VALUE_VARIANT ? ", variant: flags passed by value" : "");
 	return 0;
 }
 

@@ -34,6 +34,19 @@ void collect_rdnafix(io::RootFs &fs, Rdnafix &r, const std::string &release,
 	r.abi_version = value(fs, base + "/abi_version", u, "rdnafix.abi_version", true);
 	r.amdgpu_state = value(fs, base + "/amdgpu", u, "rdnafix.amdgpu", true);
 	r.dry_run = value(fs, base + "/dry_run", u, "rdnafix.dry_run", true);
+	// ABI v1 files added later (issue 10): absent from older modules, so optional
+	if (fs.exists(base + "/not_covered"))
+		if (auto v = value(fs, base + "/not_covered", u, "rdnafix.not_covered", true)) {
+			std::size_t at = 0;
+			while (at < v->size()) {
+				std::size_t nl = v->find('\n', at);
+				if (nl == std::string::npos)
+					nl = v->size();
+				if (nl > at)
+					r.not_covered.push_back(v->substr(at, nl - at));
+				at = nl + 1;
+			}
+		}
 	if (auto hooks = fs.list_dir(base + "/hooks")) {
 		for (const auto &h : *hooks)
 			if (auto v = value(fs, base + "/hooks/" + h, u, "rdnafix.hooks." + h, true))

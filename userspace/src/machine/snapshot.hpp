@@ -114,6 +114,8 @@ struct Rdnafix {
 	std::map<std::string, std::string> hooks;  // name -> "active" | "inactive: ..."
 	std::map<std::string, std::string> params; // /sys/module/rdnafix/parameters/*
 	std::vector<RdnafixDevice> devices;
+	// sys/kernel/rdnafix/not_covered, one line each: the PTE paths its MTYPE hook does not see
+	std::vector<std::string> not_covered;
 	std::vector<Unreadable> unreadable;
 };
 

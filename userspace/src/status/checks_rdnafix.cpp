@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 namespace rdnafix::status {
 
@@ -34,6 +35,23 @@ void check_rdnafix(Ctx &c)
 			      "rdnafix fails closed: the settings that depend on this hook are not applied",
 			      "read 'dmesg | grep rdnafix' for the reason; an unsupported kernel needs a newer "
 			      "rdnafix");
+	// The PTE paths its MTYPE hook cannot reach (lines "<path>: <what> (<upstream source>)");
+	// lines that say the path is covered or not built are not gaps.
+	std::vector<std::string> gaps, names;
+	for (const auto &line : r.not_covered) {
+		const auto colon = line.find(':');
+		const std::string rest = colon == std::string::npos ? line : line.substr(colon + 1);
+		if (rest.rfind(" covered", 0) == 0 || rest.find("is not built") != std::string::npos)
+			continue;
+		gaps.push_back(line);
+		names.push_back(line.substr(0, colon));
+	}
+	if (!gaps.empty())
+		c.add("RDNA-MOD-006", "rdnafix",
+		      fmt::format("rdnafix's MTYPE hook (gmc_v10_0_get_vm_pte) does not see {}: {}",
+				  fmt::join(names, ", "), fmt::join(gaps, "; ")),
+		      "mtype_sysmem/mtype_vram never change the MTYPE of PTEs written on these paths",
+		      "nothing to do; judge MTYPE experiments knowing these paths keep amdgpu's choice");
 	if (r.dry_run && *r.dry_run == "1")
 		c.add("RDNA-MOD-004", "rdnafix", "rdnafix runs with dry_run=1: it counts but changes nothing",
 		      "pte_would_rewrite shows what it would do; nothing is applied",
