@@ -27,7 +27,8 @@
 #                       when it reports rdnafix state; check (d) is SKIPped without one)
 #   RDNAFIX_CACHE       cache dir (default /var/cache/rdnafix)
 #   RDNAFIX_VM_LOCKDOWN series that gets one more short boot with lockdown=integrity
-#                       (suite "lockdown"; default 6.12, "none" skips it)
+#                       (suite "lockdown"; default 6.12 with the default suites,
+#                       none when RDNAFIX_VM_SUITES is set; "none" skips it)
 #   RDNAFIX_VM_SELFTEST 0: skip the boot-retry self-test (tests/vm/test-boot-retry.sh)
 #
 # A boot that dies before the guest's first line is an emulator fault: boot.sh
@@ -41,7 +42,13 @@ CACHE=${RDNAFIX_CACHE:-/var/cache/rdnafix}
 WORK=${RDNAFIX_VM_WORK:-$top/build/vm}
 read -r -a SERIES <<<"${RDNAFIX_VM_SERIES:-6.1 6.12 7.2}"
 SUITES=${RDNAFIX_VM_SUITES:-params,mock,rdnactl,cycles,real,realcall}
-LOCKDOWN=${RDNAFIX_VM_LOCKDOWN:-6.12}
+# the lockdown boot comes with the default suites; with a chosen subset only
+# when RDNAFIX_VM_LOCKDOWN names a series
+if [[ -n ${RDNAFIX_VM_SUITES:-} ]]; then
+	LOCKDOWN=${RDNAFIX_VM_LOCKDOWN:-none}
+else
+	LOCKDOWN=${RDNAFIX_VM_LOCKDOWN:-6.12}
+fi
 export RDNAFIX_CACHE=$CACHE
 
 npass=0 nfail=0
