@@ -53,7 +53,8 @@ for d in navi21 navi10; do
 	expect_eq $d.max_pfn "$(rcv "$without" $d vm max_pfn)" 68719476736
 	expect_eq $d.num_level "$(rcv "$without" $d vm num_level)" 3
 	expect_eq $d.block_size "$(rcv "$without" $d vm block_size)" 9
-	expect_eq $d.root_level "$(rcv "$without" $d vm root_level)" 0
+	# a 4-level table is rooted at AMDGPU_VM_PDB2 (1 on 7.2, which added PDB3)
+	expect_eq $d.root_level "$(rcv "$without" $d vm root_level)" "$(rcv "$without" $d vm pdb2)"
 done
 report realcall_vm_amdgpu "$(echo "$without" | grep '^navi21 vm')"
 for d in navi21 navi10; do

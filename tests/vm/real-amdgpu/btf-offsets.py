@@ -7,8 +7,8 @@ Reads the .BTF section of KROOT's amdgpu.ko (split BTF) with the .BTF of the
 vmlinux inside KROOT/vmlinuz as its base, and writes a C header with the size
 of struct amdgpu_device, the byte offsets of the members the real
 amdgpu_gmc_noretry_set / amdgpu_vm_adjust_size / gmc_v10_0_get_vm_pte read or
-write, the sizes of the structs they dereference, the three prototypes as BTF
-prints them, and amdgpu.ko's GNU build id (so the module can refuse to run
+write, the sizes of the structs they dereference, the value of
+AMDGPU_VM_PDB2, the three prototypes as BTF prints them, and amdgpu.ko's GNU build id (so the module can refuse to run
 against another amdgpu).  Test-only: nothing here is installed.
 
 The vmlinux is found like the kernel's scripts/extract-vmlinux: look for an xz
@@ -244,6 +244,8 @@ def main():
                              ("BO_VA_BO", bo_va, "base.bo"), ("BO_FLAGS", bo, "flags")):
         o, t = b.member(sid, path)
         defs += [(f"OFF_{macro}", o), (f"SIZE_{macro}", b.sizeof(t))]
+    # 7.2 put AMDGPU_VM_PDB3 (5-level tables) in front of PDB2
+    defs += [("VM_PDB2", b.types[b.find("amdgpu_vm_level", "ENUM")]["values"]["AMDGPU_VM_PDB2"])]
     defs += [("SIZEOF_MAPPING", b.sizeof(mapping)), ("SIZEOF_BO_VA", b.sizeof(bo_va)),
              ("SIZEOF_BO", b.sizeof(bo)), ("SIZEOF_VM", b.sizeof(vm))]
 

@@ -260,7 +260,8 @@ static void rc_run(void)
 			       d->name, *rc_u32(a, RC_OFF_VM_FRAGMENT_SIZE),
 			       *rc_u64(a, RC_OFF_VM_MAX_PFN), *rc_u32(a, RC_OFF_VM_NUM_LEVEL),
 			       *rc_u32(a, RC_OFF_VM_BLOCK_SIZE));
-			rc_say(" root_level=%u\n", *rc_u32(a, RC_OFF_VM_ROOT_LEVEL));
+			rc_say(" root_level=%u pdb2=%u\n", *rc_u32(a, RC_OFF_VM_ROOT_LEVEL),
+			       RC_VM_PDB2);
 		}
 		if (no_pte) {
 			rc_say("%s pte skip %s\n", d->name, no_pte);
