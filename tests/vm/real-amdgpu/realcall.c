@@ -33,9 +33,10 @@
 
 /*
  * amdgpu's encoding of ip_versions[][] (amdgpu.h: IP_VERSION): it gained
- * variant and subrevision bytes in 6.7.  BTF does not carry macros, so this
- * one fact comes from the kernel version; a wrong guess shows as a wrong
- * noretry default for GC 10.3.0 in the guest suite.
+ * variant and subrevision bytes between 6.1 and 6.12 (IP_VERSION_FULL; 6.7
+ * is assumed, only 6.1, 6.12 and 7.2 are tested).  BTF does not carry
+ * macros, so this one fact comes from the kernel version; a wrong guess
+ * shows as noretry 0 instead of 1 for GC 10.3.0 in the guest suite.
  */
 #if KERNEL_VERSION(6, 7, 0) <= LINUX_VERSION_CODE
 #define RC_IP_VERSION(mj, mn, rv) (((mj) << 24) | ((mn) << 16) | ((rv) << 8))
