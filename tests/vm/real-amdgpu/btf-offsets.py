@@ -77,7 +77,6 @@ class BTF:
         self.first = len(base.types) if base else 1
         self.str_base = len(base.strs) if base else 0
         self.types = list(base.types) if base else [None]
-        self.nstr = (base.nstr if base else []) + [self]
         p, end = hlen + toff, hlen + toff + tlen
         while p < end:
             name, info, sz = struct.unpack_from("<III", raw, p)
