@@ -6,6 +6,7 @@ check-boot.py --console F --results F --label L --expect NAME... [--allow-skip N
 Prints one line per check, "PASS <label> <name> <detail>" or "FAIL ...",
 and exits with the number of failures (capped at 100).  Fails on a FAIL
 result, on an expected result that is missing or repeated, on a missing
+first line (RDNAFIX-VM-START on the result channel: the guest never ran) or
 end marker (crash, panic or timeout), and on any kernel problem pattern in
 the console log.  RESULT-HOST lines are checks done here: rdnactl_status_json
 compares `rdnactl status --json` with the /sys/kernel/rdnafix dump.
@@ -131,6 +132,9 @@ def main():
         if name not in a.expect:
             for st, detail in r:
                 out(st != "FAIL", name, f"(unexpected result) {detail}")
+    started = any(l.startswith("RDNAFIX-VM-START") for l in chan)
+    out(started, "vm_started", "the guest's first line (RDNAFIX-VM-START) is on the result channel" if started
+        else "no RDNAFIX-VM-START on the result channel: the guest died before its first line (retried once)")
     done = any(l.startswith("RDNAFIX-VM-DONE") for l in console)
     out(done, "vm_completed", "end marker seen" if done else "no end marker: crash, panic or timeout")
     bad = [l for l in console if BAD.search(l)]
