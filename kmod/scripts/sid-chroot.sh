@@ -17,7 +17,7 @@ MIRROR=${RDNAFIX_MIRROR:-http://deb.debian.org/debian}
 log() { echo "sid-chroot: $*" >&2; }
 die() { log "ERROR: $*"; exit 2; }
 
-command -v debootstrap >/dev/null || die "debootstrap missing (make deps installs it)"
+command -v debootstrap >/dev/null || die "debootstrap missing (make deps-test installs it)"
 mkdir -p "$CACHE"
 
 if [[ ! -f $CHROOT/.rdnafix-ready ]]; then

@@ -212,5 +212,5 @@ else
 fi
 t4=$(date +%s)
 echo "rdnactl coverage: $((t4 - t3)) s"
-echo "coverage toolchain tests: compile $((t1 - t0)) s, fat binaries $((t2 - t1)) s, rocBLAS $((t3 - t2)) s, $fails failure(s)"
-[ $fails = 0 ]
+echo "coverage toolchain tests: compile $((t1 - t0)) s, fat binaries $((t2 - t1)) s, rocBLAS $((t3 - t2)) s, $nfail failure(s)"
+[ $nfail = 0 ]

@@ -31,7 +31,7 @@ leftovers() {
 }
 
 [[ $(id -u) -eq 0 ]] || { log "must run as root"; exit 2; }
-command -v dkms >/dev/null || { log "dkms missing (make deps)"; exit 2; }
+command -v dkms >/dev/null || { log "dkms missing (make deps-module)"; exit 2; }
 if dkms status -m rdnafix 2>/dev/null | grep -q . || [[ -n $(leftovers) ]]; then
 	log "rdnafix is already known to DKMS or installed; not touching it:"
 	dkms status -m rdnafix; leftovers

@@ -32,7 +32,7 @@ case $series in
 *) die "unknown kernel series '$series' (valid: 6.1, 6.12)" 2 ;;
 esac
 [[ $(id -u) -eq 0 ]] || die "must run as root (debootstrap, chroot)" 2
-command -v debootstrap >/dev/null || die "debootstrap missing (make deps)" 2
+command -v debootstrap >/dev/null || die "debootstrap missing (make deps-test)" 2
 [[ -r $KEYRING ]] || die "$KEYRING missing (install debian-archive-keyring)" 2
 
 # the packages of this series, one a line

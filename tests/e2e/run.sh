@@ -38,10 +38,9 @@ TIMEOUT=${RDNAFIX_E2E_TIMEOUT:-600}
 read -r -a PHASES <<<"${RDNAFIX_E2E_PHASES:-config undo stale cmdline 6.12}"
 CONFIG_PARAMS="noretry=1 targets=rdna1,rdna2 mtype_sysmem=nc"
 
-npass=0 nfail=0
 t_start=$(date +%s)
-pass() { npass=$((npass + 1)); echo "PASS $*"; }
-fail() { nfail=$((nfail + 1)); echo "FAIL $*"; }
+# shellcheck source=../lib/verdicts.sh
+. "$top/tests/lib/verdicts.sh"
 finish() {
 	echo "e2e: $(($(date +%s) - t_start)) s in total"
 	echo "$npass passed, $nfail failed"
@@ -61,7 +60,7 @@ missing=
 for c in debootstrap qemu-system-x86_64 mkfs.ext4 debugfs lsinitramfs python3 chroot make timeout; do
 	command -v "$c" >/dev/null || missing="$missing $c"
 done
-[[ -z $missing ]] || skip_all "tools missing:$missing (run 'make deps')"
+[[ -z $missing ]] || skip_all "tools missing:$missing (run 'make deps-test')"
 for p in "${PHASES[@]}"; do
 	case $p in
 	config | undo | stale | cmdline | 6.12) ;;
@@ -219,14 +218,12 @@ boot() {
 
 # judge LABEL PHASE: the checker's verdict on the last boot of LABEL
 judge() {
-	local label=$1 phase=$2 out np nf
+	local label=$1 phase=$2 out nf
 	out=$(python3 "$here/check-e2e.py" --console "$WORK/$label.console" --results "$WORK/$label.results" \
 		--label "$label" --phase "$phase" --qemu-rc "$boot_rc" "${@:3}")
 	echo "$out"
-	np=$(grep -c '^PASS' <<<"$out")
 	nf=$(grep -c '^FAIL' <<<"$out")
-	npass=$((npass + np))
-	nfail=$((nfail + nf))
+	count_verdicts "$out"
 	if [[ $nf -gt 0 ]]; then
 		echo "[$label] console: $WORK/$label.console, results: $WORK/$label.results (last console lines follow)"
 		tr -d '\r' <"$WORK/$label.console" | sed 's/\x1b\[[0-9;?]*[a-zA-Z]//g; s/\x1bc//g' | grep -v '^\s*$' |

@@ -51,10 +51,9 @@ else
 fi
 export RDNAFIX_CACHE=$CACHE
 
-npass=0 nfail=0
 t_start=$(date +%s)
-pass() { npass=$((npass + 1)); echo "PASS $*"; }
-fail() { nfail=$((nfail + 1)); echo "FAIL $*"; }
+# shellcheck source=../lib/verdicts.sh
+. "$top/tests/lib/verdicts.sh"
 finish() {
 	echo "kernel tests: $(( $(date +%s) - t_start )) s in total"
 	echo "$npass passed, $nfail failed"
@@ -73,7 +72,7 @@ for c in qemu-system-x86_64 busybox cpio modprobe depmod xz zstd python3 apt-get
 	command -v "$c" >/dev/null || missing="$missing $c"
 done
 if [[ -n $missing ]]; then
-	fail "[setup] tools: missing$missing (run 'make deps')"
+	fail "[setup] tools: missing$missing (run 'make deps-test')"
 	finish
 fi
 
@@ -113,7 +112,7 @@ expect_for() {
 # (kernel $kver, $kroot) once (plus the one emulator-fault retry), judge it
 # and record the time in timings.txt
 vm_boot() {
-	local s=$1 label=$2 suites=$3 rc bt out np nf t retry=
+	local s=$1 label=$2 suites=$3 rc bt out nf t retry=
 	shift 3
 	t=$(date +%s)
 	echo "[$label] booting $kver under QEMU/TCG (suites: $suites${*:+; kernel args: $*}) ..."
@@ -128,10 +127,8 @@ vm_boot() {
 		--results "$WORK/boot-$label.results" --label "$label" \
 		--expect $(expect_for "$suites") --allow-skip rdnactl_status_json lockdown_rdnactl_status)
 	echo "$out"
-	np=$(grep -c '^PASS' <<<"$out")
 	nf=$(grep -c '^FAIL' <<<"$out")
-	npass=$((npass + np))
-	nfail=$((nfail + nf))
+	count_verdicts "$out"
 	if [[ $nf -gt 0 ]]; then
 		echo "[$label] console log: $WORK/boot-$label.console (last lines follow)"
 		grep -v '^DMESG: ' "$WORK/boot-$label.console" | tail -15
@@ -174,8 +171,7 @@ if [[ ${RDNAFIX_VM_SELFTEST:-1} != 0 ]]; then
 	t=$(date +%s)
 	st=$("$vm/test-boot-retry.sh" "$CACHE/kernels/$(cat "$CACHE/kernels/${SERIES[0]}.kver")" "$WORK/selftest")
 	echo "$st"
-	npass=$((npass + $(grep -c '^PASS' <<<"$st")))
-	nfail=$((nfail + $(grep -c '^FAIL' <<<"$st")))
+	count_verdicts "$st"
 	echo "selftest boot_retry $(elapsed "$t")" >>"$WORK/timings.txt"
 fi
 

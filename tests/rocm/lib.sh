@@ -1,8 +1,8 @@
 # Shared by tests/rocm/run.sh and tests/coverage/run.sh (sourced): PASS/FAIL
-# lines, the failure count, and the skips (exit 77) of the chroot tests.
-fails=0
-pass() { echo "PASS $*"; }
-fail() { echo "FAIL $*"; fails=$((fails + 1)); }
+# lines and counts (tests/lib/verdicts.sh), and the skips (exit 77) of the
+# chroot tests.
+# shellcheck source=../lib/verdicts.sh
+. "$(dirname "${BASH_SOURCE[0]}")/../lib/verdicts.sh"
 skip() { echo "SKIP $*"; exit 77; }
 # Exit 77 unless the chroot tests can run here: enabled and root.
 require_chroot_tests() {

@@ -53,7 +53,7 @@ if stamp_ok "$STAMP" "$STAMP_CONTENT"; then
 	fi
 	echo "make-chroot: adding packages to $ROOT failed; rebuilding it" >&2
 fi
-command -v debootstrap >/dev/null || { echo "make-chroot: debootstrap missing (make deps)" >&2; exit 2; }
+command -v debootstrap >/dev/null || { echo "make-chroot: debootstrap missing (make deps-test)" >&2; exit 2; }
 
 TMP="$ROOT.tmp.$$"
 cleanup() { rm -rf --one-file-system "$TMP"; }

@@ -95,6 +95,6 @@ run crash-isolation
 run cache-hit "$C/cache" gfx1031
 
 t_end=$(date +%s)
-echo "rocm chroot tests: chroot $((t_chroot - t_start)) s, tests $((t_end - t_chroot)) s, $fails failure(s)"
-[ $fails -eq 0 ] || exit 1
+echo "rocm chroot tests: chroot $((t_chroot - t_start)) s, tests $((t_end - t_chroot)) s, $nfail failure(s)"
+[ $nfail -eq 0 ] || exit 1
 exit 0

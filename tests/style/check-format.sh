@@ -5,7 +5,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 cf=${CLANG_FORMAT:-clang-format}
-command -v "$cf" >/dev/null || { echo "check-format: $cf not installed (make deps)" >&2; exit 2; }
+command -v "$cf" >/dev/null || { echo "check-format: $cf not installed (make deps-test)" >&2; exit 2; }
 mapfile -t files < <(git ls-files '*.cpp' '*.hpp' | grep -v '^kmod/')
 bad=0
 for f in "${files[@]}"; do

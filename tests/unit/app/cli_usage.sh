@@ -17,12 +17,8 @@ fx=$top/tests/fixtures/rx6750xt-raphael
 machine=(--root "$fx/root" --env "$fx/env" --user alice)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-fails=0
-pass() { echo "PASS $*"; }
-fail() {
-	echo "FAIL $*"
-	fails=$((fails + 1))
-}
+# shellcheck source=../../lib/verdicts.sh
+. "$top/tests/lib/verdicts.sh"
 
 # expect RC STDERR-SUBSTRING ARGS...: exit code and a piece of stderr.
 expect() {
@@ -143,5 +139,5 @@ if command -v script >/dev/null; then
 else
 	fail "script(1) missing (package bsdutils): the colour checks need a pseudo-terminal"
 fi
-[[ $fails -eq 0 ]] && echo "all passed" || echo "$fails failed"
-[[ $fails -eq 0 ]]
+[[ $nfail -eq 0 ]] && echo "all passed" || echo "$nfail failed"
+[[ $nfail -eq 0 ]]

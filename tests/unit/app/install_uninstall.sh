@@ -8,12 +8,8 @@ bin=$(realpath "$1")
 top=$(cd "$(dirname "$0")/../../.." && pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-fails=0
-pass() { echo "PASS $*"; }
-fail() {
-	echo "FAIL $*"
-	fails=$((fails + 1))
-}
+# shellcheck source=../../lib/verdicts.sh
+. "$top/tests/lib/verdicts.sh"
 d=$tmp/dest
 # The install command of the Makefile's install target, run on this build directory.
 cmd=$(make -C "$top" -n --no-print-directory install BUILD="$tmp/none" DESTDIR="$d" PREFIX=/usr/local 2>/dev/null |
@@ -42,5 +38,5 @@ rc=0
 out=$(make -C "$top" --no-print-directory uninstall BUILD="$tmp/nothing" DESTDIR="$d" 2>&1) || rc=$?
 [[ $rc -ne 0 && $out == *"install_manifest.txt missing"* ]] && pass "uninstall without a manifest: says so" ||
 	fail "uninstall without a manifest: rc $rc, $out"
-[[ $fails -eq 0 ]] && echo "all passed" || echo "$fails failed"
-[[ $fails -eq 0 ]]
+[[ $nfail -eq 0 ]] && echo "all passed" || echo "$nfail failed"
+[[ $nfail -eq 0 ]]
