@@ -17,7 +17,7 @@ namespace rdnafix::io {
 
 namespace {
 
-using Clock = std::chrono::steady_clock;
+using Clock = ChildClock;
 
 bool make_pipe(unique_fd *r, unique_fd *w)
 {
@@ -45,11 +45,6 @@ void set_status(ChildOutcome *o, int status)
 		o->signaled = true;
 		o->signal = WTERMSIG(status);
 	}
-}
-
-Clock::duration seconds(double s)
-{
-	return std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(s));
 }
 
 } // namespace
@@ -87,9 +82,8 @@ ChildOutcome run_child(const ChildSpec &spec)
 	const ForwardSignals forward(pid);
 	o.started = true;
 
-	const auto deadline = t0 + seconds(spec.timeout_s);
-	auto kill_at = Clock::time_point::max();
-	bool res_open = true, out_open = true, cap_killed = false;
+	GroupDeadline watch(pid, t0 + child_seconds(spec.timeout_s), spec.grace_s);
+	bool res_open = true, out_open = true;
 	int status = 0;
 	std::string output;
 	for (;;) {
@@ -100,21 +94,10 @@ ChildOutcome run_child(const ChildSpec &spec)
 			res_open = drain_capped(ch.result.get(), &o.result, spec.result_cap_bytes, &o.result_over_cap);
 		if (out_open)
 			out_open = drain_tail(ch.output.get(), &output, spec.output_tail_bytes);
-		if (o.result_over_cap && !cap_killed) {
-			cap_killed = true; // an endless result: no grace
-			::kill(-pid, SIGKILL);
-		}
+		watch.check_cap(o.result_over_cap);
 		if (::waitpid(pid, &status, WNOHANG) == pid)
 			break;
-		const auto now = Clock::now();
-		if (!o.timed_out && now >= deadline) {
-			o.timed_out = true;
-			::kill(-pid, SIGTERM);
-			kill_at = now + seconds(spec.grace_s);
-		} else if (o.timed_out && !o.needed_kill && now >= kill_at) {
-			o.needed_kill = true;
-			::kill(-pid, SIGKILL);
-		}
+		watch.check_clock(&o.timed_out, &o.needed_kill);
 	}
 	// Whatever the child wrote before it ended (grandchildren may keep the pipes open: do not wait for EOF).
 	if (res_open)
@@ -156,7 +139,7 @@ ChildOutcome run_in_fork(double timeout_s, const std::function<std::string()> &f
 	}
 	o.started = true;
 	wr.reset();
-	const auto deadline = t0 + seconds(timeout_s);
+	const auto deadline = t0 + child_seconds(timeout_s);
 	for (;;) {
 		const auto left = std::chrono::ceil<std::chrono::milliseconds>(deadline - Clock::now());
 		if (left.count() <= 0) {

@@ -178,4 +178,30 @@ bool drain_capped(int fd, std::string *into, std::size_t cap, bool *over)
 	}
 }
 
+ChildClock::duration child_seconds(double s)
+{
+	return std::chrono::duration_cast<ChildClock::duration>(std::chrono::duration<double>(s));
+}
+
+void GroupDeadline::check_cap(bool result_over_cap)
+{
+	if (result_over_cap && !cap_killed_) {
+		cap_killed_ = true;
+		::kill(-group_, SIGKILL);
+	}
+}
+
+void GroupDeadline::check_clock(bool *timed_out, bool *needed_kill)
+{
+	const auto now = ChildClock::now();
+	if (!*timed_out && now >= deadline_) {
+		*timed_out = true;
+		::kill(-group_, SIGTERM);
+		kill_at_ = now + child_seconds(grace_s_);
+	} else if (*timed_out && !*needed_kill && now >= kill_at_) {
+		*needed_kill = true;
+		::kill(-group_, SIGKILL);
+	}
+}
+
 } // namespace rdnafix::io

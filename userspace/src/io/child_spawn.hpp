@@ -12,6 +12,8 @@
 // (a signal that was ignored when rdnactl started stays ignored).
 // drain_tail()/drain_capped(): non-blocking reads that keep at most a bounded
 // number of bytes (the tail of the output; the head of the result).
+// GroupDeadline: the kill schedule of one watched child group.
+#include <chrono>
 #include <csignal>
 #include <cstddef>
 #include <string>
@@ -60,5 +62,33 @@ private:
 bool drain_tail(int fd, std::string *into, std::size_t keep_tail);
 // drain_capped keeps the first `cap` bytes and discards the rest, setting *over.
 bool drain_capped(int fd, std::string *into, std::size_t cap, bool *over);
+
+using ChildClock = std::chrono::steady_clock;
+
+// `s` seconds as a ChildClock duration.
+ChildClock::duration child_seconds(double s);
+
+// The kill schedule of one watched child group, advanced once per poll round:
+// SIGTERM to the group at the deadline, SIGKILL `grace_s` later, and SIGKILL
+// at once when its result went over the cap (an endless result gets no grace).
+class GroupDeadline {
+public:
+	GroupDeadline(pid_t group, ChildClock::time_point deadline, double grace_s)
+	    : group_(group), deadline_(deadline), grace_s_(grace_s)
+	{
+	}
+	// SIGKILL once when the result went over its cap (checked before reaping).
+	void check_cap(bool result_over_cap);
+	// The clock (checked after a reap found the child still running): sets
+	// *timed_out at the deadline and *needed_kill when the grace ran out too.
+	void check_clock(bool *timed_out, bool *needed_kill);
+
+private:
+	pid_t group_;
+	ChildClock::time_point deadline_;
+	ChildClock::time_point kill_at_ = ChildClock::time_point::max();
+	double grace_s_;
+	bool cap_killed_ = false;
+};
 
 } // namespace rdnafix::io

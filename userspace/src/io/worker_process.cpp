@@ -15,12 +15,7 @@ namespace rdnafix::io {
 
 namespace {
 
-using Clock = std::chrono::steady_clock;
-
-Clock::duration seconds(double s)
-{
-	return std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(s));
-}
+using Clock = ChildClock;
 
 // false when the worker's end is gone (it died): the caller then sees its exit status.
 bool send_all(int fd, std::string_view data)
@@ -89,9 +84,8 @@ ChildOutcome WorkerProcess::ask(const std::string &request, double timeout_s, do
 	const auto t0 = Clock::now();
 	send_all(ch_.requests.get(), request + "\n"); // a dead worker shows below as its exit status
 
-	const auto deadline = t0 + seconds(timeout_s);
-	auto kill_at = Clock::time_point::max();
-	bool res_open = true, out_open = true, cap_killed = false, replied = false;
+	GroupDeadline watch(pid_, t0 + child_seconds(timeout_s), grace_s);
+	bool res_open = true, out_open = true, replied = false;
 	int status = 0;
 	std::string output;
 	for (;;) {
@@ -109,21 +103,10 @@ ChildOutcome WorkerProcess::ask(const std::string &request, double timeout_s, do
 			replied = true;
 			break;
 		}
-		if (o.result_over_cap && !cap_killed) {
-			cap_killed = true; // an endless result: no grace
-			::kill(-pid_, SIGKILL);
-		}
+		watch.check_cap(o.result_over_cap);
 		if (::waitpid(pid_, &status, WNOHANG) == pid_)
 			break;
-		const auto now = Clock::now();
-		if (!o.timed_out && now >= deadline) {
-			o.timed_out = true;
-			::kill(-pid_, SIGTERM);
-			kill_at = now + seconds(grace_s);
-		} else if (o.timed_out && !o.needed_kill && now >= kill_at) {
-			o.needed_kill = true;
-			::kill(-pid_, SIGKILL);
-		}
+		watch.check_clock(&o.timed_out, &o.needed_kill);
 	}
 	// Output written before the reply or the end is in the pipe by now.
 	if (out_open)
@@ -148,7 +131,7 @@ void WorkerProcess::stop(double grace_s)
 	if (!alive())
 		return;
 	ch_.requests.reset(); // EOF on the worker's fd 0: it exits
-	const auto until = Clock::now() + seconds(grace_s);
+	const auto until = Clock::now() + child_seconds(grace_s);
 	int status = 0;
 	pid_t r = 0;
 	while ((r = ::waitpid(pid_, &status, WNOHANG)) == 0 && Clock::now() < until)
