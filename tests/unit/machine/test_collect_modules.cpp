@@ -105,8 +105,10 @@ TEST_CASE("collect_modules: an empty or damaged module has an unknown version, w
 	Tree t;
 	kbuild_tree(t);
 	t.write(std::string("lib/modules/") + kNewRel + "/updates/dkms/rdnafix.ko", "");
-	t.write(std::string("lib/modules/") + kNewRel + "/updates/rdnafix.ko.xz", "\xfd"
-										  "7zXZ broken");
+	// The xz magic (FD 37 7A 58 5A 00), then garbage.
+	t.write(std::string("lib/modules/") + kNewRel + "/updates/rdnafix.ko.xz", std::string("\xfd"
+											      "7zXZ\0broken",
+											      12));
 	auto s = t.collect();
 	const auto &m = kernel(s, kNewRel).rdnafix_modules;
 	REQUIRE(m.size() == 2);

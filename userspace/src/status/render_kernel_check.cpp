@@ -78,11 +78,13 @@ std::string kernel_check_line(const KernelCheck &k)
 	switch (k.verdict) {
 	case KernelVerdict::built: {
 		const auto &m = *k.build.module;
-		return core::terminal_safe(fmt::format(
-			"rdnafix {} is built for {}: /{} ({}{})\n", m.version.empty() ? "(version unknown)" : m.version,
-			k.release, m.path,
-			m.signature == machine::SignatureState::unknown ? "signature unknown" : to_string(m.signature),
-			m.signer.empty() ? "" : ": " + m.signer));
+		return core::terminal_safe(
+			       fmt::format("rdnafix {} is built for {}: /{} ({}{})",
+					   m.version.empty() ? "(version unknown)" : m.version, k.release, m.path,
+					   m.signature == machine::SignatureState::unknown ? "signature unknown"
+											   : to_string(m.signature),
+					   m.signer.empty() ? "" : ": " + m.signer)) +
+		       "\n";
 	}
 	case KernelVerdict::not_configured:
 		return fmt::format("rdnafix is not configured (no softdep amdgpu pre: rdnafix and no rdnafix option in "
