@@ -5,13 +5,15 @@ parsed as XML (ctest history_plot_xml).
 Usage: check_plot.py RDNACTL
 
 Records runs with the hidden selftest cases (no GPU needed), makes one case
-name and one kernel release hostile in the database (sqlite3), plots, and
-checks with xml.etree that the document is well-formed XML and that its
-points, failure marks, kernel-change lines and names match the database.
+name and the last run's kernel (kernel_release and the stack's "kernel")
+hostile in the database (sqlite3), plots, and checks with xml.etree that the
+document is well-formed XML and that its points, failure marks, stack-change
+lines and names match the database.
 Then: an unwritable --plot path exits 2 naming it and leaves no file, and a
 second plot replaces the first with no temporary file left over.
 Prints PASS/FAIL lines; exit status 1 on any FAIL.
 """
+import json
 import os
 import sqlite3
 import subprocess
@@ -46,7 +48,14 @@ def main(exe):
         con = sqlite3.connect(db)
         con.execute("UPDATE results SET case_name = ? WHERE case_name = 'selftest.fail'", (HOSTILE,))
         last = con.execute("SELECT max(id) FROM runs").fetchone()[0]
-        con.execute("UPDATE runs SET kernel_release = ? WHERE id = ?", ("6.12.57<&>\x1b[31m", last))
+        hostile_kernel = "6.12.57<&>\x1b[31m"
+        con.execute("UPDATE runs SET kernel_release = ? WHERE id = ?", (hostile_kernel, last))
+        # The stack of the last run (schema 5: runs.stack, JSON) gets the same
+        # kernel, so the plot marks a stack change there.
+        row = con.execute("SELECT stack FROM runs WHERE id = ?", (last,)).fetchone()
+        stack = json.loads(row[0]) if row and row[0] else {}
+        stack["kernel"] = hostile_kernel
+        con.execute("UPDATE runs SET stack = ? WHERE id = ?", (json.dumps(stack), last))
         con.commit()
         results = con.execute("SELECT run_id, case_name, status, gflops, gbs FROM results").fetchall()
         con.close()
@@ -76,7 +85,9 @@ def main(exe):
             check(len(crosses) == (1 if failed else 0), f"run {run_id} {name!r} ({status}): {len(crosses)} failure mark(s)")
         changes = [l for l in root.iter(SVG + "line") if l.get("class") == "change"]
         check([l.get("data-run") for l in changes] == [str(last)],
-              f"one kernel-change line, at run {last}: {[l.get('data-run') for l in changes]}")
+              f"one stack-change line, at run {last}: {[l.get('data-run') for l in changes]}")
+        tip = changes[0].find(SVG + "title").text if changes else ""
+        check("kernel " in tip and "\u2192 6.12.57<&>" in tip, f"its tooltip names the kernel change: {tip!r}")
         labels = [t.text for t in root.iter(SVG + "text") if t.get("class") == "kernel-label"]
         check(any(l and l.startswith("6.12.57<&>\ufffd[31m") for l in labels),
               f"the hostile kernel release is text, escape replaced: {labels[-1]!r}")

@@ -35,7 +35,9 @@ StoredRun run(std::int64_t id, std::string kernel, std::vector<StoredCase> cases
 	StoredRun r;
 	r.id = id;
 	r.info.started_at = "2026-11-2" + std::to_string(id) + "T10:00:00Z";
-	r.info.kernel_release = std::move(kernel);
+	r.info.kernel_release = kernel;
+	r.info.stack.set("kernel", kernel);
+	r.info.stack.set("hip", "6.2.41133");
 	r.cases = std::move(cases);
 	return r;
 }
@@ -73,11 +75,27 @@ TEST_CASE("plot: one point per figure, a cross per failure, a line per kernel ch
 	CHECK(count(svg, "stream.copy (GB/s)") == 1);
 	CHECK(count(svg, "mismatch at 12 &amp; 13") == 1);
 	CHECK(count(svg, "kernel 6.1.0-28-amd64 \u2192 6.12.57+deb12-amd64") == 1);
+	CHECK(count(svg, "class=\"change-label\" data-run=\"3\"") == 1);
 	// Hostile text: escaped, never markup.
 	CHECK(count(svg, "x&lt;&amp;&gt;&quot;&#39;\uFFFD\uFFFD&lt;/svg&gt;") == 2); // data-case and the title
 	CHECK(count(svg, "</svg>") == 1);
 	CHECK(count(svg, "<g ") == count(svg, "</g>"));
 	CHECK(svg.find('\x01') == std::string::npos);
+}
+
+TEST_CASE("plot: any stack change is marked, not only the kernel", "[plot]")
+{
+	std::vector<StoredRun> runs{run(1, "6.12.57", {result("conv", Status::pass, 10.0)}),
+				    run(2, "6.12.57", {result("conv", Status::pass, 10.0)}),
+				    run(3, "6.12.57", {result("conv", Status::fail, std::nullopt)})};
+	runs[2].info.stack.set("env.HSA_OVERRIDE_GFX_VERSION", "10.3.0");
+	runs[2].info.stack.set("hip", "6.3.42131");
+	const auto svg = plot_svg(runs);
+	CHECK(count(svg, "class=\"change\"") == 1);
+	CHECK(count(svg, "class=\"change\" data-run=\"3\"") == 1);
+	CHECK(count(svg, "env.HSA_OVERRIDE_GFX_VERSION +1</text>") == 1); // the first change by name, and how many more
+	CHECK(count(svg, "hip 6.2.41133 \u2192 6.3.42131") == 1);
+	CHECK(count(svg, "class=\"failure\" data-run=\"3\"") == 1);
 }
 
 TEST_CASE("plot: figures that are not finite or negative are not drawn", "[plot][hostile]")

@@ -147,20 +147,29 @@ std::string plot_svg(const std::vector<StoredRun> &runs)
 	}
 	o += fmt::format("<text x=\"{}\" y=\"40\" fill=\"#555\">\u25cf throughput (GFLOP/s or GB/s)   "
 			 "<tspan fill=\"#d62728\">\u2715</tspan> failed (fail, crash, hang, error)   "
-			 "\u2506 kernel changed</text>\n",
+			 "\u2506 stack changed</text>\n",
 			 px(kLeft));
 
-	// Kernel changes: a dashed line between the two runs across every panel.
+	// Stack changes (compare_stacks: kernel, parameters, runtime, PyTorch,
+	// environment, GPUs): a dashed line between the two runs across every
+	// panel, the first change's name above it, all of them in its tooltip.
 	for (std::size_t i = 1; i < n; ++i) {
-		if (runs[i].info.kernel_release == runs[i - 1].info.kernel_release)
+		const auto changes = compare_stacks(runs[i - 1], runs[i]);
+		if (changes.empty())
 			continue;
+		std::string all;
+		for (const auto &c : changes)
+			all += (all.empty() ? "" : "\n") + c.describe();
+		std::string label = cut(changes.front().name, kLabelMax);
+		if (changes.size() > 1)
+			label += fmt::format(" +{}", changes.size() - 1);
 		const double x = kLeft + double(i) * kStep;
-		o += fmt::format("<line class=\"change\" data-run=\"{0}\" x1=\"{2}\" y1=\"{3}\" x2=\"{2}\" y2=\"{4}\" "
-				 "stroke=\"#888\" stroke-dasharray=\"4 3\"><title>{1}</title></line>\n",
-				 runs[i].id,
-				 xml_text("kernel " + runs[i - 1].info.kernel_release + " \u2192 " +
-					  runs[i].info.kernel_release),
-				 px(x), px(kTop - 12), px(panels_bottom - kPanelGap + 4));
+		o += fmt::format(
+			"<line class=\"change\" data-run=\"{0}\" x1=\"{2}\" y1=\"{3}\" x2=\"{2}\" y2=\"{4}\" "
+			"stroke=\"#888\" stroke-dasharray=\"4 3\"><title>{1}</title></line>\n"
+			"<text class=\"change-label\" data-run=\"{0}\" x=\"{5}\" y=\"{6}\" fill=\"#555\">{7}</text>\n",
+			runs[i].id, xml_text("stack changed at run " + std::to_string(runs[i].id) + ":\n" + all), px(x),
+			px(kTop - 12), px(panels_bottom - kPanelGap + 4), px(x + 3), px(kTop - 4), xml_text(label));
 	}
 
 	for (std::size_t p = 0; p < series.size(); ++p) {

@@ -20,8 +20,11 @@ namespace rdnafix::validate {
 //   <g class="failure" data-run="ID">     a red cross: the case failed
 //                                         (is_failure: fail, crash, hang, error)
 // A passing case without a figure and a skipped case draw nothing.  Where the
-// kernel release differs from the run before, a dashed <line class="change">
-// crosses every panel.  No runs: a document that says so.
+// stack differs from the run before (compare_stacks: kernel, parameters,
+// runtime, PyTorch, environment, GPUs), a dashed <line class="change"> crosses
+// every panel, labelled with the first change's name (<text
+// class="change-label">) and titled with all of them.  No runs: a document
+// that says so.
 std::string plot_svg(const std::vector<StoredRun> &runs);
 
 // Text for an XML attribute or element: & < > " ' escaped; bytes that are not
