@@ -26,11 +26,13 @@ fake_pci() {
 	echo "0x$4" >"$dev/class"
 	echo "0x$5" >"$dev/revision"
 	echo "$ma" >"$dev/modalias"
+	ln -s "../../../devices/pci0000:00/0000:00:01.0/$1" "/sys/bus/pci/devices/$1"
 	local n
 	for n in "card$ncard" "renderD$((128 + ncard))"; do
 		mkdir -p "$dev/drm/$n"
 		ln -s ../../../../../../class/drm "$dev/drm/$n/subsystem"
 		printf 'MAJOR=226\nMINOR=%s\nDEVNAME=dri/%s\nDEVTYPE=drm_minor\n' "${n#renderD}" "$n" | sed 's/MINOR=card/MINOR=/' >"$dev/drm/$n/uevent"
+		ln -s "../../devices/pci0000:00/0000:00:01.0/$1/drm/$n" "/sys/class/drm/$n"
 	done
 	ncard=$((ncard + 1))
 }
@@ -85,6 +87,37 @@ cp "$WORK/rev/etc/udev/hwdb.bin" /etc/udev/hwdb.bin
 fake_pci 0000:08:00.0 1002 73DF 030000 c3
 expect "$dev" "revision-specific row 1002:73df rev c3" "ID_RDNAFIX_APU=1 ID_RDNAFIX_GENERATION=rdna2 ID_RDNAFIX_GFX_TARGET=gfx1036 "
 expect "$p1" "same device, other revision c1" "$rdna2"
+
+# rdnactl's live path (libudev) on this fake machine: the udev database the
+# runs above wrote under /run/udev is what `rdnactl status` reads.
+if [ -n "${RDNACTL:-}" ]; then
+	SYSTEMD_DEVICE_VERIFY_SYSFS=0 "$RDNACTL" status --json --no-coverage >"$WORK/status.json" 2>"$WORK/status.err"
+	"${PYTHON:-python3}" - "$WORK/status.json" <<'PY'
+import json, sys
+devs = {d["pci_bdf"]: d for d in json.load(open(sys.argv[1]))["devices"] if d.get("pci_bdf")}
+def hw(bdf):
+    return devs.get(bdf, {}).get("hwdb", "absent")
+def verdict(ok, what):
+    print(("PASS " if ok else "FAIL ") + what)
+verdict(hw("0000:03:00.0") == {"gfx_target": "gfx1031", "generation": "rdna2", "apu": "0", "differs_from_builtin": []},
+        f"rdnactl status --json: RDNA2 dGPU hwdb {hw('0000:03:00.0')}")
+verdict(hw("0000:04:00.0") == {"gfx_target": "gfx1033", "generation": "rdna2", "apu": "1", "differs_from_builtin": []},
+        f"rdnactl status --json: APU hwdb {hw('0000:04:00.0')}")
+verdict(hw("0000:05:00.0") == "absent", f"rdnactl status --json: unlisted AMD GPU has no hwdb key ({hw('0000:05:00.0')})")
+verdict(hw("0000:06:00.0") == "absent", f"rdnactl status --json: NVIDIA GPU has no hwdb key ({hw('0000:06:00.0')})")
+diffs = hw("0000:08:00.0").get("differs_from_builtin") if isinstance(hw("0000:08:00.0"), dict) else None
+verdict(diffs == [{"key": "gfx_target", "hwdb": "gfx1036", "builtin": "gfx1031"},
+                  {"key": "apu", "hwdb": "1", "builtin": "0"}],
+        f"rdnactl status --json: an hwdb that disagrees with rdnactl's database is named: {diffs}")
+PY
+	SYSTEMD_DEVICE_VERIFY_SYSFS=0 "$RDNACTL" status --no-coverage >"$WORK/status.txt" 2>&1
+	if grep -q '^    udev hwdb       gfx1031 rdna2 apu 0$' "$WORK/status.txt" &&
+		grep -q '^    hwdb differs    gfx_target: udev gfx1036, rdnactl gfx1031$' "$WORK/status.txt"; then
+		pass "rdnactl status (text) shows the hwdb line and the difference"
+	else
+		fail "rdnactl status (text): $(grep -E 'hwdb' "$WORK/status.txt")"
+	fi
+fi
 
 # The rules-parser check catches a broken rules file.
 cp "$WORK/broken.rules" /etc/udev/rules.d/70-rdnafix.rules

@@ -2,7 +2,7 @@
 # Tests of udev/: the generated hwdb and 70-rdnafix.rules, with Debian's own
 # systemd-hwdb and udevadm (systemd 252).
 #
-# Usage: tests/udev/run.sh BUILT.hwdb          (ctest udev_hwdb_rules)
+# Usage: tests/udev/run.sh BUILT.hwdb [RDNACTL]   (ctest udev_hwdb_rules)
 #
 #  1. generator: gen_hwdb.py rejects every malformed TSV of
 #     tests/unit/core/data/bad-gpudb/ naming file and line (exit 1), and
@@ -18,8 +18,11 @@
 #     step 2 and prints the properties it would store.  Any rules-parser
 #     complaint about 70-rdnafix.rules fails (bookworm's udevadm has no
 #     `verify`, which came with systemd 254); a deliberately broken copy of the
-#     rules must be caught by the same check.  Needs root (or user namespaces);
-#     without them this part is reported as skipped (exit 77).
+#     rules must be caught by the same check.  With RDNACTL, `rdnactl status`
+#     (the live path: libudev) then runs on that fake machine and must show the
+#     properties, and name where a revision-specific row disagrees with its
+#     own database.  Needs root (or user namespaces); without them this part
+#     is reported as skipped (exit 77).
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
@@ -36,7 +39,8 @@ if [ "${1:-}" = --inner ]; then
 	. "$here/namespace.sh"
 	exit
 fi
-built=${1:?usage: run.sh BUILT.hwdb}
+built=${1:?usage: run.sh BUILT.hwdb [RDNACTL]}
+rdnactl=${2:-}
 work=$(mktemp -d) || exit 1
 trap 'rm -rf "$work"' EXIT
 
@@ -104,7 +108,7 @@ mkdir -p "$work/rev/etc/udev/hwdb.d"
 "$python" "$gen" "$work/rev.tsv" "$work/rev/etc/udev/hwdb.d/60-rdnafix.hwdb" &&
 	systemd-hwdb --strict --root="$work/rev" update || fail "hwdb with a revision row"
 sed 's/ATTR{vendor}=="0x1002", ATTR{class}/ATTR{vendor}=="0x1002", ATTR{class}=/' "$rules" >"$work/broken.rules"
-out=$(WORK=$work RULES=$rules "${ns[@]}" "$0" --inner 2>&1)
+out=$(WORK=$work RULES=$rules RDNACTL=$rdnactl PYTHON=$python "${ns[@]}" "$0" --inner 2>&1)
 echo "$out"
 count_verdicts "$out"
 echo "udev: $npass passed, $nfail failed"
