@@ -18,7 +18,8 @@ namespace {
 // Layout, in SVG user units (px).
 constexpr double kLeft = 90, kRight = 30, kTop = 64, kPanelH = 120, kPanelGap = 36, kStep = 64, kBottom = 96;
 constexpr double kMinWidth = 480;
-constexpr std::size_t kLabelMax = 24; // bytes of a kernel release shown under the axis
+constexpr std::size_t kLabelMax = 24;       // bytes of a kernel release shown under the axis
+constexpr std::size_t kChangeLabelMax = 40; // bytes of the changed fact's name above a stack change
 
 // One case across the runs: the result in each run (nullptr: not in that run).
 struct Series {
@@ -160,7 +161,7 @@ std::string plot_svg(const std::vector<StoredRun> &runs)
 		std::string all;
 		for (const auto &c : changes)
 			all += (all.empty() ? "" : "\n") + c.describe();
-		std::string label = cut(changes.front().name, kLabelMax);
+		std::string label = cut(changes.front().name, kChangeLabelMax);
 		if (changes.size() > 1)
 			label += fmt::format(" +{}", changes.size() - 1);
 		const double x = kLeft + double(i) * kStep;
