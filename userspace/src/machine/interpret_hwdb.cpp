@@ -17,8 +17,8 @@ std::optional<std::string> value(const std::map<std::string, std::string> &props
 		return std::nullopt;
 	std::string_view v = it->second;
 	if (v.size() <= kHwdbValueCap)
-		return core::terminal_safe(v);
-	return core::terminal_safe(v.substr(0, core::utf8_prefix_len(v, kHwdbValueCap))) + "...";
+		return core::utf8_valid(v);
+	return core::utf8_valid(v.substr(0, core::utf8_prefix_len(v, kHwdbValueCap))) + "...";
 }
 
 void compare(HwdbFacts &h, const char *key, const std::optional<std::string> &hwdb, const std::string &builtin)

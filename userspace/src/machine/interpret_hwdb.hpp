@@ -2,7 +2,10 @@
 // The udev hwdb properties of a GPU (udev/60-rdnafix.hwdb, attached by
 // udev/70-rdnafix.rules) -> HwdbFacts, compared with rdnactl's built-in GPU
 // database.  Pure: no I/O.  The values come from the udev database, which
-// any local rule can write, so they are hostile: capped and terminal-safe.
+// any local rule can write, so they are hostile: each is capped and made
+// valid UTF-8 here (so JSON can always carry it); the text renderer makes
+// every line terminal-safe (status/render_text.cpp), so they are not
+// escaped twice.
 #include "machine/snapshot.hpp"
 
 #include <cstddef>

@@ -30,7 +30,7 @@ std::string_view to_string(NameSource s); // "", "libdrm", "amdgpu.ids"
 
 // The properties udev/60-rdnafix.hwdb gives a GPU (ID_RDNAFIX_GFX_TARGET,
 // _GENERATION, _APU; live path only: a --root tree has no udev database), as
-// udev stores them, made terminal-safe and capped (interpret_hwdb.hpp), and
+// udev stores them, capped and made valid UTF-8 (interpret_hwdb.hpp), and
 // where they disagree with rdnactl's own GPU database for the same PCI id (a
 // hwdb left from another rdnactl version, or one edited by hand).
 struct HwdbDifference {

@@ -169,7 +169,7 @@ void Text::devices()
 	}
 }
 
-// The udev hwdb properties (live path; values already terminal-safe), and
+// The udev hwdb properties (live path; line() makes the values terminal-safe), and
 // where they disagree with rdnactl's own database.
 void Text::hwdb(const machine::HwdbFacts &h)
 {
