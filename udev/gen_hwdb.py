@@ -23,6 +23,8 @@ import os
 import re
 import sys
 
+# No __pycache__ in the source tree (a Debian source package must stay clean).
+sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "userspace", "src", "core"))
 import gen_gpudb  # noqa: E402  (the one TSV reader)
 
