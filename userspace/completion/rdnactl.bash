@@ -19,7 +19,7 @@ _rdnactl_options()
         fix)          echo "$_rdnactl_machine --dry-run --json --no-initramfs --help" ;;
         validate)     echo "--quick --full --case --list --json --timeout --kill-grace --inject-error --torch
                             --capacity-fraction --history-db --no-history --device --api --help" ;;
-        history)      echo "--json --history-db --threshold --help" ;;
+        history)      echo "--json --history-db --threshold --plot --help" ;;
         kernel-check) echo "--root --json --help" ;;
         config)       echo "--help" ;;
         "config show")  echo "--root --json --help" ;;
@@ -57,7 +57,7 @@ _rdnactl()
 
     case $prev in
         --root)  COMPREPLY=($(compgen -d -- "$cur")); return ;;
-        --env|--python|--history-db) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        --env|--python|--history-db|--plot) COMPREPLY=($(compgen -f -- "$cur")); return ;;
         --user)  COMPREPLY=($(compgen -u -- "$cur")); return ;;
         --color) COMPREPLY=($(compgen -W "auto always never" -- "$cur")); return ;;
         --shell) COMPREPLY=($(compgen -W "sh fish" -- "$cur")); return ;;

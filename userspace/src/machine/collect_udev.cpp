@@ -2,6 +2,7 @@
 // attributes) and libdrm (amdgpu_device_initialize on the render node).
 // The strings land in the same RawPciDevice records as the sysfs walk.
 #include "machine/collect.hpp"
+#include "machine/interpret_hwdb.hpp"
 
 #include <amdgpu.h>
 #include <amdgpu_drm.h>
@@ -185,6 +186,10 @@ std::optional<std::vector<RawPciDevice>> raw_devices_from_udev(bool with_libdrm,
 		for (const auto &a : pci_identity_attrs())
 			r.attrs[a] = udev_attr(d, a);
 		r.driver = basename_of(udev_device_get_driver(d));
+		// udev/70-rdnafix.rules + 60-rdnafix.hwdb (absent when not installed).
+		for (const char *key : {kHwdbGfxTarget, kHwdbGeneration, kHwdbApu})
+			if (const char *v = udev_device_get_property_value(d, key))
+				r.udev_props[key] = v;
 		if (r.driver == "amdgpu") {
 			for (const auto &a : amdgpu_attrs())
 				r.attrs[a] = udev_attr(d, a);

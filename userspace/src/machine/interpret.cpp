@@ -3,6 +3,7 @@
 // target and where it came from, generation, names, memory; module parameters
 // with provenance; the environment variables.  Facts only; no I/O.
 #include "machine/interpret.hpp"
+#include "machine/interpret_hwdb.hpp"
 
 #include "core/env_vars.hpp"
 
@@ -179,6 +180,9 @@ Device build_device(const RawPciDevice &raw, const std::vector<KfdNodeInfo> &kfd
 		d.generation = row->generation;
 	else if (gc)
 		d.generation = gpudb::generation_for_gc(*gc);
+
+	// udev's hwdb properties (live path), compared with the database row.
+	d.hwdb = interpret_hwdb(raw.udev_props, d.device_id, d.revision);
 
 	if (!d.marketing_name && ids && d.device_id && d.revision) {
 		if (const auto *e = ids->lookup(std::uint16_t(*d.device_id), std::uint8_t(*d.revision))) {

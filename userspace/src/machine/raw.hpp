@@ -36,6 +36,9 @@ struct RawPciDevice {
 	std::string driver;                    // basename of the driver link, "" unbound
 	std::vector<std::string> drm_nodes;    // "card0", "renderD128" (sorted)
 	std::optional<LibdrmInfo> libdrm;
+	// udev properties ID_RDNAFIX_* of the PCI device (udev/70-rdnafix.rules;
+	// live path only), raw: hostile until interpret_hwdb() has seen them.
+	std::map<std::string, std::string> udev_props;
 };
 
 // Attributes read for every display/DRM PCI device.

@@ -28,6 +28,21 @@ std::string_view to_string(GfxTargetSource s); // "", "kfd", "libdrm", "pci-id-t
 enum class NameSource { none, libdrm, amdgpu_ids };
 std::string_view to_string(NameSource s); // "", "libdrm", "amdgpu.ids"
 
+// The properties udev/60-rdnafix.hwdb gives a GPU (ID_RDNAFIX_GFX_TARGET,
+// _GENERATION, _APU; live path only: a --root tree has no udev database), as
+// udev stores them, capped and made valid UTF-8 (interpret_hwdb.hpp), and
+// where they disagree with rdnactl's own GPU database for the same PCI id (a
+// hwdb left from another rdnactl version, or one edited by hand).
+struct HwdbDifference {
+	std::string key;     // "gfx_target", "generation", "apu", or "entry" (one side has no row)
+	std::string hwdb;    // the hwdb's value ("" when absent)
+	std::string builtin; // rdnactl's value ("" when absent)
+};
+struct HwdbFacts {
+	std::optional<std::string> gfx_target, generation, apu;
+	std::vector<HwdbDifference> differences;
+};
+
 struct Device {
 	std::string pci_bdf;     // "0000:03:00.0"; empty for a non-PCI DRM device
 	std::string card;        // "card0" ("" if none)
@@ -55,6 +70,7 @@ struct Device {
 	// noretry that rdnafix applied to this device (sys/kernel/rdnafix/devices/
 	// <BDF>/noretry_applied, when it is 0 or more).
 	std::optional<int> rdnafix_noretry_applied;
+	std::optional<HwdbFacts> hwdb; // absent: udev gave none of the ID_RDNAFIX_ properties
 
 	std::vector<Unreadable> unreadable;
 };

@@ -55,6 +55,17 @@ void to_json(ordered_json &o, const Device &d)
 	o["kfd_gfx_target_version"] = json_opt(d.kfd_gfx_target_version);
 	o["libdrm_family_id"] = json_opt(d.libdrm_family_id);
 	o["libdrm_external_rev"] = json_opt(d.libdrm_external_rev);
+	if (d.hwdb) { // only then: a --root tree has no udev database
+		auto &h = o["hwdb"];
+		h["gfx_target"] = json_opt(d.hwdb->gfx_target);
+		h["generation"] = json_opt(d.hwdb->generation);
+		h["apu"] = json_opt(d.hwdb->apu);
+		h["differs_from_builtin"] = ordered_json::array();
+		for (const auto &x : d.hwdb->differences)
+			h["differs_from_builtin"].push_back({{"key", x.key},
+							     {"hwdb", json_str_or_null(x.hwdb)},
+							     {"builtin", json_str_or_null(x.builtin)}});
+	}
 	o["unreadable"] = d.unreadable;
 }
 

@@ -67,6 +67,7 @@ public:
 
 	void header();
 	void devices();
+	void hwdb(const machine::HwdbFacts &h);
 	void driver();
 	void rdnafix();
 	void configuration();
@@ -149,6 +150,8 @@ void Text::devices()
 				 d.codename.empty() ? "" : " (" + d.codename + ")"));
 		if (d.marketing_name)
 			line(fmt::format("    name source     {}", to_string(d.marketing_name_source)));
+		if (d.hwdb)
+			hwdb(*d.hwdb);
 		line(fmt::format("    VRAM total      {}",
 				 d.vram_total_bytes ? gib(d.vram_total_bytes)
 						    : show(d.vram_total_bytes, d.unreadable, "vram_total_bytes")));
@@ -164,6 +167,24 @@ void Text::devices()
 			if (u.item != "vram_total_bytes" && u.item != "gtt_total_bytes" && u.item != "gc_version")
 				line(fmt::format("    {:<15} {}", u.item, u.reason));
 	}
+}
+
+// The udev hwdb properties (live path; line() makes the values terminal-safe), and
+// where they disagree with rdnactl's own database.
+void Text::hwdb(const machine::HwdbFacts &h)
+{
+	line(fmt::format("    udev hwdb       {} {} apu {}", h.gfx_target.value_or("-"), h.generation.value_or("-"),
+			 h.apu.value_or("-")));
+	for (const auto &x : h.differences) {
+		if (x.key == "entry")
+			line("    hwdb differs    udev has an entry for this PCI id, rdnactl's database has none");
+		else
+			line(fmt::format("    hwdb differs    {}: udev {}, rdnactl {}", x.key,
+					 or_unset(x.hwdb, "absent"), or_unset(x.builtin, "absent")));
+	}
+	if (!h.differences.empty())
+		line("                    (60-rdnafix.hwdb is from another rdnactl version, or edited: reinstall "
+		     "rdnactl, then run systemd-hwdb update and udevadm trigger)");
 }
 
 void Text::driver()
