@@ -60,7 +60,8 @@ run() { # run in the chroot, echo its PASS/FAIL lines, count its failure
 	rc=$?
 	printf '%s\n' "$out" | sed 's/^/  /' | grep -v -E '^  (PASS|FAIL) ' || true
 	printf '%s\n' "$out" | grep -E '^(PASS|FAIL) ' || true
-	if [ $rc -ne 0 ]; then fails=$((fails + 1)); echo "FAIL rtc_check $1 exited $rc"; fi
+	count_verdicts "$out"
+	if [ $rc -ne 0 ]; then fail "rtc_check $1 exited $rc"; fi
 }
 
 # (a) no device
@@ -74,8 +75,9 @@ run_bg "${@:$((half + 1))}" &
 wait
 for f in "$WORK"/compile.*.log; do
 	grep -E '^(PASS|FAIL) ' "$f"
+	count_verdicts "$(cat "$f")"
 	rc=$(cat "${f%.log}.rc")
-	[ "$rc" = 0 ] || { fails=$((fails + 1)); echo "FAIL compile process exited $rc"; sed 's/^/  /' "$f" | tail -20; }
+	[ "$rc" = 0 ] || { fail "compile process exited $rc"; sed 's/^/  /' "$f" | tail -20; }
 done
 for t in $TARGETS; do
 	co="$IN/out/$t.co"
