@@ -204,4 +204,12 @@ TEST_CASE("history listing: what changed and the regressions, in text and JSON, 
 	CHECK(j["runs"][1]["stack"]["env.CUDA_VISIBLE_DEVICES"] == "0\x1b[2J");
 	const std::string none = render_history({runs[0]}, {}, {});
 	CHECK(none.find("no stack or case changes between runs\nno regressions\n") != std::string::npos);
+	// A run without cases that did not run is listed with its reason.
+	StoredRun idle = run(3, "2026-11-22T09:00:00Z", base, {});
+	idle.info.not_run = "no_runtime";
+	const std::string listed = render_history({runs[0], idle}, {}, compare_runs({runs[0], idle}));
+	INFO(listed);
+	CHECK(listed.find("  not run (no_runtime)\n") != std::string::npos);
+	CHECK(listed.find("no stack or case changes between runs\n") != std::string::npos); // same stack, nothing ran
+	CHECK(render_history_json({idle}, {}, {})["runs"][0]["verdict"] == "not_run");
 }

@@ -142,6 +142,19 @@ TEST_CASE("stack of a fixture snapshot: kernel, parameters, rdnafix, environment
 	CHECK(gpus >= 1);
 	// status collects without every amdgpu parameter, validate with: one stack.
 	CHECK(collect_stack(collect_fixture("rdnafix-loaded", true)) == s);
+	// A root-only parameter (mode 0600: root's status reads it, a user's
+	// validate cannot) is not part of the stack.
+	auto user_view = snap;
+	bool root_only_seen = false;
+	for (auto &p : user_view.driver.params)
+		if (p.module == "amdgpu" && p.name == "gttsize" && p.live_value) {
+			root_only_seen = true;
+			p.live_value.reset();
+			p.root_only = true;
+		}
+	CHECK(root_only_seen);
+	CHECK_FALSE(s.get("amdgpu.gttsize"));
+	CHECK(collect_stack(user_view) == s);
 
 	// The environment: the override is part of the stack, ROCM_PATH is not.
 	const auto torch = collect_fixture("strix-halo-torch-native");

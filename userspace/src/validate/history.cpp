@@ -25,7 +25,7 @@ Stack legacy_stack(const RunInfo &info)
 		s.set("kernel", info.kernel_release);
 	if (info.amdgpu_params.is_object())
 		for (const auto &[m, n] : machine::reported_params()) {
-			if (m != "amdgpu")
+			if (m != "amdgpu" || !is_stack_param(m, n))
 				continue;
 			auto it = info.amdgpu_params.find(n);
 			if (it != info.amdgpu_params.end() && it->is_string())

@@ -170,13 +170,21 @@ bool is_stack_env(std::string_view name)
 	return std::find(n.begin(), n.end(), name) != n.end() || core::hsa_override_node(name).has_value();
 }
 
+bool is_stack_param(std::string_view module, std::string_view name)
+{
+	// The same list as machine/collect_driver.cpp's kernel_root_only
+	// (drivers/gpu/drm/amd/amdgpu/amdgpu_drv.c registers them with mode 0600).
+	return !(module == "amdgpu" &&
+		 (name == "vramlimit" || name == "gartsize" || name == "gttsize" || name == "moverate"));
+}
+
 Stack stack_of_snapshot(const machine::Snapshot &snap)
 {
 	Stack s;
 	if (!snap.driver.kernel_release.empty())
 		s.set("kernel", snap.driver.kernel_release);
 	for (const auto &p : snap.driver.params)
-		if (p.live_value)
+		if (p.live_value && is_stack_param(p.module, p.name))
 			s.set(p.module + "." + p.name, *p.live_value);
 	for (const auto &[n, v] : snap.rdnafix.params)
 		s.set("rdnafix." + n, v);

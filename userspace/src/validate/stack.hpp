@@ -7,7 +7,8 @@
 //   "kernel"                 the running kernel release
 //   "amdgpu.<param>"         live amdgpu (and "ttm.<param>", "amdttm.<param>")
 //                            parameters: the ones status reports, plus any
-//                            set on the command line or in modprobe.d
+//                            set on the command line or in modprobe.d, less
+//                            the root-only ones (is_stack_param)
 //   "rdnafix.<param>"        /sys/module/rdnafix/parameters/*
 //   "rdnafix.version"        the loaded rdnafix module's version
 //   "hip"                    the HIP runtime library the validate loader would
@@ -83,6 +84,12 @@ struct StackChange {
 
 // By name, in name order; equal stacks give no change.
 std::vector<StackChange> diff_stacks(const Stack &before, const Stack &after);
+
+// Whether module parameter `module`.`name` is part of the stack: not the
+// amdgpu parameters the kernel registers root-only (vramlimit, gartsize,
+// gttsize, moverate: mode 0600), which a validation run as a user cannot read
+// and `status` as root can; the stack must not depend on who reads it.
+bool is_stack_param(std::string_view module, std::string_view name);
 
 // The environment variables that are part of the stack (see stack.cpp for why
 // each one is, and why the others are not).
