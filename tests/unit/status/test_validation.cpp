@@ -197,7 +197,7 @@ TEST_CASE("validation: the rdnafix-loaded fixture's history database", "[validat
 	// its run 2 is on the fixture's stack, as this rdnactl computes it.
 	const auto snap = fixture_snapshot(kFixture / "root");
 	auto v = read_last_validation(snap, validation_databases((kFixture / "root").string()));
-	INFO("stale? regenerate: status_tests '[.regenerate-fixture-history]' "
+	INFO("stale? regenerate: metrics_tests '[.regenerate-fixture-history]' "
 	     "(tests/fixtures/rdnafix-loaded/SOURCE.md)");
 	CHECK(v.result == ValidationResult::pass);
 	CHECK(v.run == 2);
