@@ -15,8 +15,9 @@ namespace rdnafix::status {
 inline constexpr int kSchemaVersion = 1;
 
 void to_json(nlohmann::ordered_json &j, const Finding &f);
+// `v`: the last validation on this stack (default: none read, "never").
 nlohmann::ordered_json to_json(const Snapshot &s, const Assessment &a, const std::vector<Finding> &findings,
-			       const LastValidation &v);
+			       const LastValidation &v = {});
 std::string render_text(const Snapshot &s, const Assessment &a, const std::vector<Finding> &findings,
 			const LastValidation &v, bool colour);
 
