@@ -62,7 +62,10 @@ std::string show(const std::optional<T> &v, const std::vector<Unreadable> &u, co
 // One section of the report at a time; `out` collects the lines.
 class Text {
 public:
-	Text(const Snapshot &s, const Assessment &a, bool colour) : s_(s), a_(a), st_{colour} {}
+	Text(const Snapshot &s, const Assessment &a, const LastValidation &v, bool colour)
+	    : s_(s), a_(a), v_(v), st_{colour}
+	{
+	}
 	std::string take() { return std::move(o_); }
 
 	void header();
@@ -75,6 +78,7 @@ public:
 	void environment();
 	void code_objects();
 	void kernel_log();
+	void validation();
 	void findings(const std::vector<Finding> &findings);
 
 private:
@@ -99,6 +103,7 @@ private:
 
 	const Snapshot &s_;
 	const Assessment &a_;
+	const LastValidation &v_;
 	Style st_;
 	std::string o_;
 };
@@ -339,6 +344,14 @@ void Text::kernel_log()
 		line("  " + l);
 }
 
+void Text::validation()
+{
+	line("");
+	head("Validation");
+	for (const auto &l : validation_lines(v_))
+		line(l);
+}
+
 void Text::findings(const std::vector<Finding> &findings)
 {
 	line("");
@@ -361,9 +374,10 @@ void Text::findings(const std::vector<Finding> &findings)
 
 } // namespace
 
-std::string render_text(const Snapshot &s, const Assessment &a, const std::vector<Finding> &findings, bool colour)
+std::string render_text(const Snapshot &s, const Assessment &a, const std::vector<Finding> &findings,
+			const LastValidation &v, bool colour)
 {
-	Text t(s, a, colour);
+	Text t(s, a, v, colour);
 	t.header();
 	if (s.nothing_readable)
 		return t.take();
@@ -375,6 +389,7 @@ std::string render_text(const Snapshot &s, const Assessment &a, const std::vecto
 	t.environment();
 	t.code_objects();
 	t.kernel_log();
+	t.validation();
 	t.findings(findings);
 	return t.take();
 }
