@@ -34,7 +34,11 @@ GUEST = {
     "stale": ["rdnafix_not_loaded", "amdgpu_loaded", "modprobe_conf_present"],
     "cmdline-fix": ["cmdline_has_noretry0", "grub_cfg_written"],
     "cmdline-grub": ["cmdline_noretry1", "amdgpu_param_noretry"],
+    "upgrade-6.1": ["packages_installed", "kernel_booted", "rdnafix_loaded", "amdgpu_loaded",
+                    "rdnafix_before_amdgpu", "rdnafix_from_initramfs", "rdnafix_params", "validate_journal",
+                    "validate_user"],
 }
+GUEST["upgrade-6.12"] = GUEST["upgrade-6.1"] + ["dkms_removed"]
 CONFIG_PARAMS = {"noretry": "1", "targets": "rdna1,rdna2", "mtype_sysmem": "nc"}
 
 
@@ -78,6 +82,100 @@ def settings(doc):
     if not isinstance(conf, dict):
         return None
     return [s for s in conf.get("settings") or [] if isinstance(s, dict)]
+
+
+def block_text(blk, tag):
+    """(text, rc) of a raw block; ("", None) when the guest printed none."""
+    if tag not in blk:
+        return "", None
+    return "\n".join(blk[tag][0]), blk[tag][1]
+
+
+def history_runs(blk):
+    """(runs, error): the runs of `rdnactl history --json`, oldest first."""
+    text, rc = block_text(blk, "history-json")
+    if rc is None:
+        return None, "no history-json block on the result channel"
+    if rc not in (0, 1):
+        return None, f"rdnactl history --json exited {rc}: {text[-300:]}"
+    try:
+        doc = json.loads(text)
+    except json.JSONDecodeError as err:
+        return None, f"rdnactl history --json printed no JSON ({err}): {text[:200]}"
+    runs = doc if isinstance(doc, list) else doc.get("runs") if isinstance(doc, dict) else None
+    if not isinstance(runs, list):
+        return None, f"no list of runs in rdnactl history --json: {text[:200]}"
+    runs = [r for r in runs if isinstance(r, dict)]
+    return sorted(runs, key=lambda r: r.get("id", r.get("run", 0)) if isinstance(r.get("id", r.get("run", 0)), int) else 0), None
+
+
+def run_kernel(run):
+    stack = run.get("stack")
+    if isinstance(stack, dict):
+        facts = stack.get("facts") if isinstance(stack.get("facts"), dict) else stack
+        if isinstance(facts.get("kernel"), str):
+            return facts["kernel"]
+    return run.get("kernel")
+
+
+def run_changes(run):
+    """[(name, from, to)] of the stack change history names for RUN."""
+    out = []
+    for key in ("changes", "stack_changes", "changed"):
+        ch = run.get(key)
+        if isinstance(ch, dict):  # {"changes": [...], "previous_run": N}
+            ch = ch.get("changes") or ch.get("stack")
+        if isinstance(ch, list):
+            out += [(c.get("name"), c.get("from"), c.get("to")) for c in ch if isinstance(c, dict)]
+    return out
+
+
+def upgrade_checks(phase, blk, kver, kver_old):
+    """[(ok, name, detail)] of the upgrade phase, judged on the raw blocks."""
+    res = []
+    want = 1 if phase == "upgrade-6.1" else 2
+    runs, err = history_runs(blk)
+    if err:
+        res.append((False, "history_recorded", err))
+    else:
+        last = runs[-1] if runs else {}
+        ok = len(runs) == want and run_kernel(last) == kver and bool(last.get("not_run"))
+        res.append((ok, "history_recorded", f"{len(runs)} run(s) (want {want}); the last on kernel "
+                    f"{run_kernel(last)!r} (want {kver!r}), not_run={last.get('not_run')!r}"))
+    if phase == "upgrade-6.12":
+        text, rc = block_text(blk, "history-text")
+        arrow = f"kernel {kver_old} \u2192 {kver}"
+        named = [l.strip() for l in text.splitlines() if arrow in l]
+        jch = [c for c in run_changes(runs[-1]) if c[0] == "kernel"] if runs else []
+        ok = bool(named) and jch == [("kernel", kver_old, kver)]
+        res.append((ok, "history_names_kernel_change",
+                    f"rdnactl history: {named[0] if named else f'no line with {arrow!r}'}; "
+                    f"--json changes of the last run: {jch or 'no kernel change'}"))
+    # status: the validation line and rdnafix built per installed kernel
+    text, rc = block_text(blk, "status-text")
+    vline = [l.strip() for l in text.splitlines() if "last validation on this stack:" in l]
+    ok = bool(vline) and re.search(rf"last validation on this stack: not run\b.*\brun {want}\b", vline[0]) is not None
+    res.append((ok, "status_validation", vline[0] if vline else f"no 'last validation on this stack:' line "
+                f"(rdnactl status rc={rc})"))
+    kernels = [kver] if phase == "upgrade-6.1" else [kver_old, kver]
+    built = {k: [l.strip() for l in text.splitlines() if k in l and "built" in l and "not built" not in l]
+             for k in kernels}
+    ok = all(built.values())
+    res.append((ok, "status_built_for_kernels", "; ".join(f"{k}: {v[0] if v else 'no line saying built'}"
+                                                          for k, v in built.items())))
+    if phase == "upgrade-6.12":
+        text, rc = block_text(blk, "hook-after-remove")
+        said = [l.strip() for l in text.splitlines() if kver in l]
+        res.append((rc is not None and bool(said) and re.search(r"not built|missing|no rdnafix", text) is not None,
+                    "hook_reports_missing", f"zz-rdnafix {kver} rc={rc}: {' | '.join(said)[:400] or text[-300:]}"))
+        doc, err = status_doc(blk, "status-json-removed")
+        if err:
+            res.append((False, "status_reports_missing", err))
+        else:
+            hits = [f for f in doc.get("findings") or [] if isinstance(f, dict) and kver in json.dumps(f)]
+            res.append((bool(hits), "status_reports_missing",
+                        f"{hits[0].get('id')}: {hits[0].get('finding')}" if hits else f"no finding names {kver}"))
+    return res
 
 
 def host_checks(phase, blk, initrd):
@@ -159,6 +257,8 @@ def main():
     ap.add_argument("--phase", required=True, choices=sorted(GUEST))
     ap.add_argument("--qemu-rc", type=int, required=True)
     ap.add_argument("--initrd", default="", help="the initramfs path status must name (stale phase)")
+    ap.add_argument("--kver", default="", help="the kernel booted (upgrade phase)")
+    ap.add_argument("--kver-old", default="", help="the kernel of the previous boot (upgrade-6.12)")
     a = ap.parse_args()
 
     def read(p):
@@ -200,7 +300,9 @@ def main():
             for st, detail in r:
                 out(False, name, f"(unexpected result {st}) {detail}")
     blk = blocks(chan)
-    for ok, name, detail in host_checks(a.phase, blk, a.initrd):
+    checks = upgrade_checks(a.phase, blk, a.kver, a.kver_old) if a.phase.startswith("upgrade-") else \
+        host_checks(a.phase, blk, a.initrd)
+    for ok, name, detail in checks:
         out(ok, name, detail)
     done = [l for l in chan if l.startswith("E2E DONE ")]
     out(bool(done) and a.qemu_rc == 0, "vm_completed",
