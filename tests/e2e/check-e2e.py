@@ -166,7 +166,7 @@ def upgrade_checks(phase, blk, kver, kver_old):
     if phase == "upgrade-6.12":
         text, rc = block_text(blk, "hook-after-remove")
         said = [l.strip() for l in text.splitlines() if kver in l]
-        res.append((rc is not None and bool(said) and re.search(r"not built|missing|no rdnafix", text) is not None,
+        res.append((rc is not None and bool(said) and re.search(r"not built|missing|no rdnafix", text, re.I) is not None,
                     "hook_reports_missing", f"zz-rdnafix {kver} rc={rc}: {' | '.join(said)[:400] or text[-300:]}"))
         doc, err = status_doc(blk, "status-json-removed")
         if err:

@@ -125,11 +125,13 @@ phase_upgrade() {
 	t=$(date +%s)
 	rm -rf --one-file-system "$root/var/lib/rdnafix"
 	debugfs -R "rdump /var/lib/rdnafix $root/var/lib" "$root.img" >"$WORK/upgrade-rdump.log" 2>&1
-	if [[ -f $root/var/lib/rdnafix/history.db ]]; then
-		pass "[$label] carry_history /var/lib/rdnafix read back from the 6.1 disk:" \
-			"$(cd "$root/var/lib/rdnafix" && stat -c '%n %U %s B' -- * | tr '\n' ';')"
+	local dbs
+	dbs=$(cd "$root/var/lib" 2>/dev/null && find rdnafix -name 'history.db*' -printf '/var/lib/%p %u %s B; ')
+	if [[ -n $dbs ]]; then
+		pass "[$label] carry_history /var/lib/rdnafix read back from the 6.1 disk: $dbs"
 	else
-		fail "[$label] carry_history no /var/lib/rdnafix/history.db on the disk after the 6.1 boot ($(tr '\n' ' ' <"$WORK/upgrade-rdump.log"))"
+		fail "[$label] carry_history no history.db below /var/lib/rdnafix on the disk after the 6.1 boot" \
+			"($(tr '\n' ' ' <"$WORK/upgrade-rdump.log"))"
 	fi
 
 	# 7. the 6.12 kernel of bookworm-backports, installed as a user would
