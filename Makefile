@@ -11,7 +11,7 @@ CMAKE_FLAGS ?=
 
 RDNACTL := $(BUILD)/userspace/rdnactl
 
-.PHONY: all deps deps-module deps-test build configure-tests status test uninstall test-unit test-kernel test-e2e test-kmod-style test-style test-dkms install kmod clean help dkms-install dkms-remove format
+.PHONY: all deps deps-module deps-test build configure-tests status test uninstall test-unit test-kernel test-e2e test-kmod-style test-style test-dkms test-deb install kmod clean help dkms-install dkms-remove dkms-source deb format
 
 all: build
 
@@ -29,6 +29,8 @@ help:
 	@echo "make kmod      build the rdnafix kernel module for KVER=$(KVER)"
 	@echo "make dkms-install  register rdnafix with DKMS (/usr/src/rdnafix-<ver>), build+install for KVER"
 	@echo "make dkms-remove   remove rdnafix from DKMS for every kernel and delete /usr/src/rdnafix-<ver>"
+	@echo "make deb       Debian packages rdnactl, rdnactl-dbgsym, rdnafix-dkms in $(BUILD)/deb (docs/packaging.md)"
+	@echo "make test-deb  build the packages, lintian, install/upgrade/remove/purge in a Debian 12 chroot"
 
 deps:
 	@bash userspace/deps/install.sh build
@@ -58,6 +60,7 @@ test: deps-test
 	$(MAKE) --no-print-directory test-style
 	$(MAKE) --no-print-directory test-unit
 	$(MAKE) --no-print-directory test-kernel
+	$(MAKE) --no-print-directory test-deb
 	$(MAKE) --no-print-directory test-e2e
 	$(MAKE) --no-print-directory test-kmod-style
 	$(MAKE) --no-print-directory test-dkms
@@ -88,6 +91,16 @@ test-kmod-style:
 test-dkms:
 	bash tests/dkms/run.sh
 
+# Debian packages (debian/): built from an exported copy of the tree in
+# $(BUILD)/deb/src; a second call on an unchanged tree does nothing.
+deb:
+	@bash debian/make-deb.sh $(BUILD)/deb
+
+# The packages' life cycle in a chroot of the e2e Debian 12 image: lintian,
+# install, upgrade from a previous version, remove, purge (nothing left).
+test-deb:
+	bash tests/deb/run.sh
+
 install: build
 	DESTDIR=$(DESTDIR) cmake --install $(BUILD)/userspace --prefix $(PREFIX) --strip
 
@@ -111,15 +124,23 @@ dkms-install:
 	@command -v dkms >/dev/null || { echo "dkms-install: dkms missing (make deps-module)" >&2; exit 2; }
 	-dkms remove -m rdnafix -v $(RDNAFIX_VERSION) --all >/dev/null 2>&1
 	rm -rf $(DKMS_SRC)
-	install -d $(DKMS_SRC)
-	install -m 0644 kmod/Kbuild kmod/Makefile kmod/VERSION kmod/*.c kmod/*.h $(DKMS_SRC)/
-	sed 's/#VERSION#/$(RDNAFIX_VERSION)/' dkms.conf >$(DKMS_SRC)/dkms.conf
+	$(MAKE) --no-print-directory dkms-source DKMS_DEST=$(DKMS_SRC)
 	dkms add -m rdnafix -v $(RDNAFIX_VERSION)
 	@if [ -d /lib/modules/$(KVER)/build ]; then \
 		dkms install -m rdnafix -v $(RDNAFIX_VERSION) -k $(KVER); \
 	else \
 		echo "dkms-install: no headers for $(KVER); DKMS builds rdnafix when they are installed"; \
 	fi
+
+# The DKMS source tree of rdnafix in DKMS_DEST (make dkms-install: /usr/src;
+# the rdnafix-dkms package: debian/rules): kmod's sources, the BTF conftest
+# script its Makefile runs, and dkms.conf with the version of kmod/VERSION.
+DKMS_DEST ?= $(DKMS_SRC)
+dkms-source:
+	install -d $(DKMS_DEST) $(DKMS_DEST)/scripts
+	install -m 0644 kmod/Kbuild kmod/Makefile kmod/VERSION kmod/*.c kmod/*.h $(DKMS_DEST)/
+	install -m 0644 kmod/scripts/pte-conftest.py $(DKMS_DEST)/scripts/
+	sed 's/#VERSION#/$(RDNAFIX_VERSION)/' dkms.conf >$(DKMS_DEST)/dkms.conf
 
 dkms-remove:
 	@command -v dkms >/dev/null || { echo "dkms-remove: dkms missing" >&2; exit 2; }
