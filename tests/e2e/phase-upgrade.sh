@@ -7,20 +7,25 @@ UPGRADE_PARAMS="noretry=1 targets=rdna1,rdna2"
 GPU_USER=gpuuser
 E2E_DEBS=${RDNAFIX_CACHE:-/var/cache/rdnafix}/e2e/debs
 
-# apt_in ROOT LISTS LOG ARGS...: `apt-get ARGS` inside the image with the apt
-# lists build-image.sh kept (LISTS), the e2e .deb cache on
-# /var/cache/apt/archives (downloads stay there for the next run) and no
-# service started by a maintainer script (policy-rc.d, as in build-image.sh).
-# The lists are removed again afterwards, so the disk does not carry them.
+# apt_in ROOT LISTS LOG [NAME=VALUE...] ARGS...: `apt-get ARGS` inside the
+# image (with the variables NAME=VALUE in its environment) with the apt lists
+# build-image.sh kept (LISTS), the e2e .deb cache on /var/cache/apt/archives
+# (downloads stay there for the next run) and no service started by a
+# maintainer script (policy-rc.d, as in build-image.sh).  The lists are
+# removed again afterwards, so the disk does not carry them.
 apt_in() {
-	local root=$1 lists=$2 log=$3 rc
+	local root=$1 lists=$2 log=$3 rc vars=()
 	shift 3
+	while [[ $1 =~ ^[A-Z_]+= ]]; do
+		vars+=("$1")
+		shift
+	done
 	mkdir -p "$E2E_DEBS/partial" &&
 		cp -a "$lists/." "$root/var/lib/apt/lists/" &&
 		printf '#!/bin/sh\nexit 101\n' >"$root/usr/sbin/policy-rc.d" && chmod 0755 "$root/usr/sbin/policy-rc.d" &&
 		cp /etc/resolv.conf "$root/etc/resolv.conf" || return 125
 	if e2e_mount "$root" && e2e_bind "$E2E_DEBS" "$root/var/cache/apt/archives"; then
-		e2e_chroot "$root" apt-get -q -o Dpkg::Use-Pty=0 -o APT::Sandbox::User=root "$@" >>"$log" 2>&1
+		e2e_chroot "$root" "${vars[@]}" apt-get -q -o Dpkg::Use-Pty=0 -o APT::Sandbox::User=root "$@" >>"$log" 2>&1
 		rc=$?
 	else
 		rc=125
@@ -140,9 +145,16 @@ phase_upgrade() {
 	: >"$log"
 	local upkgs
 	upkgs=$(awk '!/^[[:space:]]*(#|$)/ && $2 == "upgrade" { print $1 }' "$here/packages.txt" | tr '\n' ' ')
+	# the kernel hook's rdnactl calls are traced (guest/rdnactl-trace): the
+	# hook discards the verdict of a kernel that has rdnafix
+	local trace=/usr/local/libexec/rdnafix-e2e/rdnactl-trace
+	install -D -m 0755 "$here/guest/rdnactl-trace" "$root$trace"
+	rm -f "$root/var/log/rdnafix-e2e-hook.log"
 	# shellcheck disable=SC2086
-	apt_in "$root" "$lists" "$log" install -y --no-install-recommends -t bookworm-backports $upkgs
+	apt_in "$root" "$lists" "$log" RDNAFIX_RDNACTL=$trace install -y --no-install-recommends -t bookworm-backports $upkgs
 	rc=$?
+	mv -f "$root/var/log/rdnafix-e2e-hook.log" "$WORK/upgrade-hook-trace.txt" 2>/dev/null || : >"$WORK/upgrade-hook-trace.txt"
+	rm -f "$root$trace"
 	kver612=$(find "$root/lib/modules" -mindepth 1 -maxdepth 1 -printf '%f\n' | grep -vxF "$kver61" | sort -V | tail -1)
 	if [[ $rc -ne 0 || $kver612 != 6.12.* || ! -f $root/boot/vmlinuz-$kver612 ]]; then
 		tail -20 "$log" | sed 's/^/    /'
@@ -158,11 +170,19 @@ phase_upgrade() {
 	else
 		fail "[$label] dkms_built_new_kernel no rdnafix.ko below /lib/modules/$kver612/updates/dkms, see $log"
 	fi
+	# the hook ran for the new kernel during the install; its last verdict
+	# (after DKMS built the module) passes; what it printed in the apt log
+	local calls last said
 	hook_lines "$log" >"$WORK/upgrade-hook-apt.txt"
-	if grep -q . "$WORK/upgrade-hook-apt.txt"; then
-		pass "[$label] hook_during_install zz-rdnafix in the kernel's postinst (apt rc=$rc): $(tr '\n' '|' <"$WORK/upgrade-hook-apt.txt" | cut -c1-600)"
+	calls=$(grep -c -F -- "-- $kver612 ->" "$WORK/upgrade-hook-trace.txt")
+	last=$(grep -F -- "-- $kver612 ->" "$WORK/upgrade-hook-trace.txt" | tail -1)
+	said=$(tr '\n' '|' <"$WORK/upgrade-hook-apt.txt" | cut -c1-400)
+	if [[ $calls -gt 0 && $last == *"-> rc=0:"* ]]; then
+		pass "[$label] hook_during_install zz-rdnafix ran $calls time(s) for $kver612 in the kernel packages'" \
+			"postinst; the last: ${last#rdnactl }; printed in the apt log: ${said:-nothing}"
 	else
-		fail "[$label] hook_during_install no output of /etc/kernel/postinst.d/zz-rdnafix in $log"
+		fail "[$label] hook_during_install zz-rdnafix calls for $kver612: $calls; the last: '${last:-none}';" \
+			"printed in the apt log: ${said:-nothing} (trace $WORK/upgrade-hook-trace.txt)"
 	fi
 	in_image "$root" /etc/kernel/postinst.d/zz-rdnafix "$kver612" "/boot/vmlinuz-$kver612" >"$WORK/upgrade-hook.txt" 2>&1
 	rc=$?

@@ -220,6 +220,8 @@ upgrade-6.1 | upgrade-6.12)
 		ko=$(find "/lib/modules/$kver/updates" -name 'rdnafix.ko*' 2>/dev/null | head -1)
 		check dkms_removed "no rdnafix.ko below /lib/modules/$kver/updates" "still there: $ko" -- test -z "$ko"
 		block hook-after-remove /etc/kernel/postinst.d/zz-rdnafix "$kver" "/boot/vmlinuz-$kver"
+		# the verdict line the hook discards (it shows only its banner)
+		block kernel-check-removed "$rdnactl" kernel-check -- "$kver"
 		block status-text-removed "$rdnactl" status
 		status_json removed
 	fi
