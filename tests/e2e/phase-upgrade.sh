@@ -91,7 +91,9 @@ phase_upgrade() {
 	log=$WORK/upgrade-install.log
 	: >"$log"
 	mkdir -p "$root/root/debs" && cp "${debs[@]}" "$root/root/debs/"
-	apt_in "$root" "$lists" "$log" install -y --no-install-recommends "${debs[@]/#*\//\/root\/debs\/}"
+	# as a user installs them: with Recommends (rdnafix-dkms recommends python3,
+	# which the module's build-time conftest runs)
+	apt_in "$root" "$lists" "$log" install -y "/root/debs/${debs[0]##*/}" "/root/debs/${debs[1]##*/}"
 	rc=$?
 	rm -rf "$root/root/debs"
 	ko=$(find "$root/lib/modules/$kver61/updates/dkms" -name 'rdnafix.ko*' 2>/dev/null | head -1)
@@ -150,6 +152,7 @@ phase_upgrade() {
 	local trace=/usr/local/libexec/rdnafix-e2e/rdnactl-trace
 	install -D -m 0755 "$here/guest/rdnactl-trace" "$root$trace"
 	rm -f "$root/var/log/rdnafix-e2e-hook.log"
+	# (without Recommends: firmware and apparmor would change nothing here but the boot)
 	# shellcheck disable=SC2086
 	apt_in "$root" "$lists" "$log" RDNAFIX_RDNACTL=$trace install -y --no-install-recommends -t bookworm-backports $upkgs
 	rc=$?
