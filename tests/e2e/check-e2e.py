@@ -91,62 +91,58 @@ def block_text(blk, tag):
     return "\n".join(blk[tag][0]), blk[tag][1]
 
 
-def history_runs(blk):
-    """(runs, error): the runs of `rdnactl history --json`, oldest first."""
+def history_doc(blk):
+    """(runs, comparisons, error) of `rdnactl history --json` ({"runs": [...],
+    "comparisons": [...]}), runs oldest first."""
     text, rc = block_text(blk, "history-json")
     if rc is None:
-        return None, "no history-json block on the result channel"
+        return None, None, "no history-json block on the result channel"
     if rc not in (0, 1):
-        return None, f"rdnactl history --json exited {rc}: {text[-300:]}"
+        return None, None, f"rdnactl history --json exited {rc}: {text[-300:]}"
     try:
         doc = json.loads(text)
     except json.JSONDecodeError as err:
-        return None, f"rdnactl history --json printed no JSON ({err}): {text[:200]}"
-    runs = doc if isinstance(doc, list) else doc.get("runs") if isinstance(doc, dict) else None
+        return None, None, f"rdnactl history --json printed no JSON ({err}): {text[:200]}"
+    runs = doc.get("runs") if isinstance(doc, dict) else None
     if not isinstance(runs, list):
-        return None, f"no list of runs in rdnactl history --json: {text[:200]}"
-    runs = [r for r in runs if isinstance(r, dict)]
-    return sorted(runs, key=lambda r: r.get("id", r.get("run", 0)) if isinstance(r.get("id", r.get("run", 0)), int) else 0), None
+        return None, None, f"no list of runs in rdnactl history --json: {text[:200]}"
+    runs = sorted((r for r in runs if isinstance(r, dict) and isinstance(r.get("id"), int)), key=lambda r: r["id"])
+    comps = [c for c in doc.get("comparisons") or [] if isinstance(c, dict)]
+    return runs, comps, None
 
 
 def run_kernel(run):
+    """The "kernel" fact of a run's stack."""
     stack = run.get("stack")
-    if isinstance(stack, dict):
-        facts = stack.get("facts") if isinstance(stack.get("facts"), dict) else stack
-        if isinstance(facts.get("kernel"), str):
-            return facts["kernel"]
-    return run.get("kernel")
+    return stack.get("kernel") if isinstance(stack, dict) else None
 
 
-def run_changes(run):
-    """[(name, from, to)] of the stack change history names for RUN."""
-    out = []
-    for key in ("changes", "stack_changes", "changed"):
-        ch = run.get(key)
-        if isinstance(ch, dict):  # {"changes": [...], "previous_run": N}
-            ch = ch.get("changes") or ch.get("stack")
-        if isinstance(ch, list):
-            out += [(c.get("name"), c.get("from"), c.get("to")) for c in ch if isinstance(c, dict)]
-    return out
+def run_changes(comps, run_id):
+    """[(name, from, to)] of the stack changes history names for run RUN_ID."""
+    return [(c.get("name"), c.get("from"), c.get("to"))
+            for cmp in comps if cmp.get("run") == run_id
+            for c in cmp.get("changes") or [] if isinstance(c, dict)]
 
 
 def upgrade_checks(phase, blk, kver, kver_old):
     """[(ok, name, detail)] of the upgrade phase, judged on the raw blocks."""
     res = []
     want = 1 if phase == "upgrade-6.1" else 2
-    runs, err = history_runs(blk)
+    runs, comps, err = history_doc(blk)
     if err:
         res.append((False, "history_recorded", err))
     else:
         last = runs[-1] if runs else {}
-        ok = len(runs) == want and run_kernel(last) == kver and bool(last.get("not_run"))
-        res.append((ok, "history_recorded", f"{len(runs)} run(s) (want {want}); the last on kernel "
-                    f"{run_kernel(last)!r} (want {kver!r}), not_run={last.get('not_run')!r}"))
+        ok = len(runs) == want and run_kernel(last) == kver and bool(last.get("not_run")) \
+            and last.get("verdict") == "not_run"
+        res.append((ok, "history_recorded", f"{len(runs)} run(s) (want {want}); run {last.get('id')}: stack kernel "
+                    f"{run_kernel(last)!r} (want {kver!r}), verdict {last.get('verdict')!r}, "
+                    f"not_run {last.get('not_run')!r}, stack_key {last.get('stack_key')!r}"))
     if phase == "upgrade-6.12":
         text, rc = block_text(blk, "history-text")
         arrow = f"kernel {kver_old} \u2192 {kver}"
         named = [l.strip() for l in text.splitlines() if arrow in l]
-        jch = [c for c in run_changes(runs[-1]) if c[0] == "kernel"] if runs else []
+        jch = [c for c in run_changes(comps, runs[-1].get("id")) if c[0] == "kernel"] if runs else []
         ok = bool(named) and jch == [("kernel", kver_old, kver)]
         res.append((ok, "history_names_kernel_change",
                     f"rdnactl history: {named[0] if named else f'no line with {arrow!r}'}; "
