@@ -124,6 +124,12 @@ def run_changes(comps, run_id):
             for c in cmp.get("changes") or [] if isinstance(c, dict)]
 
 
+def kernel_builds(doc):
+    """{release: entry} of status --json's configuration.kernels (rdnafix_built, ...)."""
+    conf = doc.get("configuration") if isinstance(doc.get("configuration"), dict) else {}
+    return {k.get("release"): k for k in conf.get("kernels") or [] if isinstance(k, dict)}
+
+
 def upgrade_checks(phase, blk, kver, kver_old):
     """[(ok, name, detail)] of the upgrade phase, judged on the raw blocks."""
     res = []
@@ -154,23 +160,38 @@ def upgrade_checks(phase, blk, kver, kver_old):
     res.append((ok, "status_validation", vline[0] if vline else f"no 'last validation on this stack:' line "
                 f"(rdnactl status rc={rc})"))
     kernels = [kver] if phase == "upgrade-6.1" else [kver_old, kver]
-    built = {k: [l.strip() for l in text.splitlines() if k in l and "built" in l and "not built" not in l]
-             for k in kernels}
-    ok = all(built.values())
-    res.append((ok, "status_built_for_kernels", "; ".join(f"{k}: {v[0] if v else 'no line saying built'}"
-                                                          for k, v in built.items())))
+    doc, err = status_doc(blk, "status-json")
+    if err:
+        res.append((False, "status_built_for_kernels", err))
+    else:
+        got = kernel_builds(doc)
+        ok = all(got.get(k, {}).get("rdnafix_built") is True for k in kernels)
+        res.append((ok, "status_built_for_kernels", "; ".join(
+            f"{k}: rdnafix_built={got.get(k, {}).get('rdnafix_built')!r} "
+            f"version={got.get(k, {}).get('rdnafix_version')!r}" for k in kernels) +
+            f" (installed kernels in status: {', '.join(got) or 'none'})"))
     if phase == "upgrade-6.12":
         text, rc = block_text(blk, "hook-after-remove")
         said = [l.strip() for l in text.splitlines() if kver in l]
-        res.append((rc is not None and bool(said) and re.search(r"not built|missing|no rdnafix", text, re.I) is not None,
-                    "hook_reports_missing", f"zz-rdnafix {kver} rc={rc}: {' | '.join(said)[:400] or text[-300:]}"))
+        ktext, krc = block_text(blk, "kernel-check-removed")
+        ok = rc is not None and bool(said) and re.search(r"not built|missing", text, re.I) is not None and krc == 1
+        res.append((ok, "hook_reports_missing", f"zz-rdnafix {kver} rc={rc}: {' | '.join(said)[:400] or text[-300:]}"
+                    f"; rdnactl kernel-check rc={krc} (1 expected): {ktext.strip()[:300]}"))
         doc, err = status_doc(blk, "status-json-removed")
         if err:
             res.append((False, "status_reports_missing", err))
         else:
-            hits = [f for f in doc.get("findings") or [] if isinstance(f, dict) and kver in json.dumps(f)]
-            res.append((bool(hits), "status_reports_missing",
-                        f"{hits[0].get('id')}: {hits[0].get('finding')}" if hits else f"no finding names {kver}"))
+            before, _ = status_doc(blk, "status-json")
+            seen = {(f.get("id"), f.get("subject")) for f in (before or {}).get("findings") or [] if isinstance(f, dict)}
+            # findings naming the kernel that were not there before the removal
+            hits = [f for f in doc.get("findings") or [] if isinstance(f, dict) and kver in json.dumps(f)
+                    and (f.get("id"), f.get("subject")) not in seen]
+            kb = kernel_builds(doc).get(kver, {})
+            ok = bool(hits) and kb.get("rdnafix_built") is False
+            res.append((ok, "status_reports_missing",
+                        (f"{hits[0].get('id')} ({hits[0].get('severity')}): {hits[0].get('finding')}" if hits
+                         else f"no finding names {kver}") + f"; configuration.kernels[{kver}].rdnafix_built="
+                        f"{kb.get('rdnafix_built')!r}, problem {kb.get('rdnafix_problem')!r}"))
     return res
 
 
