@@ -39,6 +39,7 @@ StoredRun run(std::int64_t id, const std::string &kernel, std::vector<StoredCase
 	StoredRun r;
 	r.id = id;
 	r.info.kernel_release = kernel;
+	r.info.stack.set("kernel", kernel);
 	r.info.device = device;
 	r.cases = std::move(cases);
 	return r;
@@ -146,7 +147,7 @@ TEST_CASE("default history location: root, XDG_STATE_HOME, ~/.local/state", "[hi
 	REQUIRE(default_history_path(1000, nullptr, nullptr).empty());
 }
 
-TEST_CASE("regressions: pass->fail and >10 % throughput loss between kernel releases", "[history][regression]")
+TEST_CASE("regressions: pass->fail and >10 % throughput loss across a stack change", "[history][regression]")
 {
 	std::vector<StoredRun> runs{
 		run(1, "6.1",
@@ -170,6 +171,7 @@ TEST_CASE("regressions: pass->fail and >10 % throughput loss between kernel rele
 	REQUIRE(tp.from_kernel == "6.1");
 	REQUIRE(tp.to_kernel == "6.12");
 	REQUIRE(tp.describe().find("10.9 % lower") != std::string::npos);
+	REQUIRE(tp.describe().find("after kernel 6.1 \u2192 6.12") != std::string::npos);
 	REQUIRE(st.kind == Regression::Kind::status);
 	REQUIRE(st.case_name == "xfer");
 	REQUIRE(st.to_status == "hang");
@@ -177,12 +179,19 @@ TEST_CASE("regressions: pass->fail and >10 % throughput loss between kernel rele
 	REQUIRE(find_regressions(runs, 0.05).size() == 3);
 }
 
-TEST_CASE("regressions: no false alarms", "[history][regression]")
+TEST_CASE("regressions: no false alarms, and pass->fail on one stack is one", "[history][regression]")
 {
-	// same kernel only; fail->fail; fail->pass; different devices are never compared
+	// pass->fail on the same stack is a regression ("on the same stack")
+	const auto same = find_regressions(
+		{run(1, "6.1", {sc("a", Status::pass, 100.0)}), run(2, "6.1", {sc("a", Status::fail)})});
+	REQUIRE(same.size() == 1);
+	REQUIRE(same[0].changes.empty());
+	REQUIRE(same[0].describe() == "a: pass -> fail on the same stack (runs 1 -> 2)");
+	// a throughput drop on one stack is noise, not a regression
 	REQUIRE(find_regressions(
-			{run(1, "6.1", {sc("a", Status::pass, 100.0)}), run(2, "6.1", {sc("a", Status::fail)})})
+			{run(1, "6.1", {sc("a", Status::pass, 100.0)}), run(2, "6.1", {sc("a", Status::pass, 10.0)})})
 			.empty());
+	// fail->fail; fail->pass; different devices are never compared
 	REQUIRE(find_regressions({run(1, "6.1", {sc("a", Status::fail)}), run(2, "6.12", {sc("a", Status::fail)})})
 			.empty());
 	REQUIRE(find_regressions({run(1, "6.1", {sc("a", Status::fail)}), run(2, "6.12", {sc("a", Status::pass, 1.0)})})
@@ -190,9 +199,11 @@ TEST_CASE("regressions: no false alarms", "[history][regression]")
 	REQUIRE(find_regressions({run(1, "6.1", {sc("a", Status::pass, 100.0)}, "gpu A"),
 				  run(2, "6.12", {sc("a", Status::pass, 10.0)}, "gpu B")})
 			.empty());
-	// faster is fine; going back to an older kernel compares against the newer one run before it
+	// a drop on a new kernel is reported when it happened, even after going back to
+	// the old kernel; the way back (faster) is not a regression
 	const auto back = find_regressions({run(1, "6.1", {sc("a", Status::pass, 100.0)}),
 					    run(2, "6.12", {sc("a", Status::pass, 50.0)}),
 					    run(3, "6.1", {sc("a", Status::pass, 100.0)})});
-	REQUIRE(back.size() == 0);
+	REQUIRE(back.size() == 1);
+	REQUIRE(back[0].to_run == 2);
 }

@@ -1,9 +1,9 @@
+// The history's small pure helpers: the default location, the stack of a run
+// recorded before schema 5, the last run on a stack, a run's verdict.  The
+// store is history_store.cpp, the comparison of runs history_compare.cpp.
 #include "history.hpp"
 
-#include <algorithm>
-#include <map>
-
-#include <fmt/format.h>
+#include "machine/interpret.hpp"
 
 namespace rdnafix::validate {
 
@@ -18,83 +18,58 @@ std::string default_history_path(unsigned uid, const char *xdg_state_home, const
 	return {};
 }
 
-std::string Regression::describe() const
+Stack legacy_stack(const RunInfo &info)
 {
-	if (kind == Kind::status)
-		return fmt::format("{}: {} -> {} after kernel {} -> {} (runs {} -> {})", case_name, from_status,
-				   to_status, from_kernel, to_kernel, from_run, to_run);
-	return fmt::format("{}: throughput {:.4g} -> {:.4g} ({:.1f} % lower) after kernel {} -> {} (runs {} -> {})",
-			   case_name, from_value, to_value, drop * 100.0, from_kernel, to_kernel, from_run, to_run);
+	Stack s;
+	if (!info.kernel_release.empty() && info.kernel_release != "unknown")
+		s.set("kernel", info.kernel_release);
+	if (info.amdgpu_params.is_object())
+		for (const auto &[m, n] : machine::reported_params()) {
+			if (m != "amdgpu")
+				continue;
+			auto it = info.amdgpu_params.find(n);
+			if (it != info.amdgpu_params.end() && it->is_string())
+				s.set("amdgpu." + n, it->get_ref<const std::string &>());
+		}
+	if (info.rdnafix_params.is_object())
+		for (const auto &[n, v] : info.rdnafix_params.items())
+			if (v.is_string())
+				s.set("rdnafix." + n, v.get_ref<const std::string &>());
+	return s;
 }
 
-std::vector<Regression> find_regressions(const std::vector<StoredRun> &runs, double threshold)
+std::optional<StoredRun> last_run_on_stack(const std::vector<StoredRun> &runs, const std::string &key)
 {
-	struct Latest {
-		const StoredCase *c;
-		std::int64_t run;
-	};
-	struct KernelState {
-		std::string kernel;
-		std::size_t last_pos = 0; // position of its latest run in `runs`
-		std::map<std::string, Latest> cases;
-	};
-	std::map<std::string, std::vector<KernelState>> per_device;
-	for (std::size_t pos = 0; pos < runs.size(); ++pos) {
-		const auto &run = runs[pos];
-		auto &kernels = per_device[run.info.device];
-		KernelState *ks = nullptr;
-		for (auto &k : kernels)
-			if (k.kernel == run.info.kernel_release)
-				ks = &k;
-		if (!ks) {
-			kernels.push_back({run.info.kernel_release, pos, {}});
-			ks = &kernels.back();
-		}
-		ks->last_pos = pos;
-		for (const auto &c : run.cases)
-			if (c.status != Status::skip)
-				ks->cases[c.name] = {&c, run.id};
+	for (auto it = runs.rbegin(); it != runs.rend(); ++it)
+		if (it->info.stack.key() == key)
+			return *it;
+	return std::nullopt;
+}
+
+RunVerdict verdict(const StoredRun &r)
+{
+	if (!r.info.not_run.empty())
+		return RunVerdict::not_run;
+	bool ran = false;
+	for (const auto &c : r.cases) {
+		if (is_failure(c.status))
+			return RunVerdict::fail;
+		ran = ran || c.status != Status::skip;
 	}
-	std::vector<Regression> out;
-	for (auto &[device, kernels] : per_device) {
-		std::sort(kernels.begin(), kernels.end(),
-			  [](const KernelState &a, const KernelState &b) { return a.last_pos < b.last_pos; });
-		for (std::size_t i = 1; i < kernels.size(); ++i) {
-			const auto &prev = kernels[i - 1], &next = kernels[i];
-			for (const auto &[name, now] : next.cases) {
-				auto it = prev.cases.find(name);
-				if (it == prev.cases.end())
-					continue;
-				const StoredCase &before = *it->second.c;
-				const StoredCase &after = *now.c;
-				if (before.status != Status::pass)
-					continue;
-				Regression r;
-				r.device = device;
-				r.case_name = name;
-				r.from_kernel = prev.kernel;
-				r.to_kernel = next.kernel;
-				r.from_run = it->second.run;
-				r.to_run = now.run;
-				r.from_status = status_name(before.status);
-				r.to_status = status_name(after.status);
-				if (is_failure(after.status)) {
-					r.kind = Regression::Kind::status;
-					out.push_back(r);
-					continue;
-				}
-				const auto a = before.throughput(), b = after.throughput();
-				if (after.status == Status::pass && a && b && *a > 0 && *b < *a * (1.0 - threshold)) {
-					r.kind = Regression::Kind::throughput;
-					r.from_value = *a;
-					r.to_value = *b;
-					r.drop = 1.0 - *b / *a;
-					out.push_back(r);
-				}
-			}
-		}
+	return ran ? RunVerdict::pass : RunVerdict::not_run;
+}
+
+const char *verdict_name(RunVerdict v)
+{
+	switch (v) {
+	case RunVerdict::pass:
+		return "pass";
+	case RunVerdict::fail:
+		return "fail";
+	case RunVerdict::not_run:
+		break;
 	}
-	return out;
+	return "not_run";
 }
 
 } // namespace rdnafix::validate

@@ -13,6 +13,7 @@
 
 #include "io/sqlite.hpp"
 #include "result.hpp"
+#include "stack.hpp"
 
 namespace rdnafix::validate {
 
@@ -30,6 +31,13 @@ struct RunInfo {
 	// Per AMD GPU from the machine Snapshot: [{"pci_bdf", "gfx_target",
 	// "noretry_effective", "rdnafix_noretry_applied"}] (machine_info.hpp RunDevice).
 	nlohmann::json devices = nlohmann::json::array();
+	// The software stack of the run (stack.hpp: collect_stack).  Runs recorded
+	// before schema 5 read back with a stack made of what they recorded
+	// (legacy_stack), and StoredRun::stack_legacy set.
+	Stack stack;
+	// Why the GPU cases did not run ("no_runtime", "probe_failed", ...); empty
+	// for a run that ran.  A not-run run may have no case at all.
+	std::string not_run;
 };
 
 struct StoredCase {
@@ -45,9 +53,26 @@ struct StoredRun {
 	std::int64_t id = 0;
 	RunInfo info;
 	std::vector<StoredCase> cases;
+	// The stack was not stored (a run recorded before schema 5): info.stack is
+	// legacy_stack(info), which knows only the kernel and the parameters.
+	bool stack_legacy = false;
 };
 
-inline constexpr int kHistorySchemaVersion = 4;
+// Pure: the stack of a run recorded without one: "kernel", the amdgpu/ttm
+// parameters that collect_stack records (machine::reported_params(), from the
+// recorded amdgpu_params) and "rdnafix.<param>".
+Stack legacy_stack(const RunInfo &info);
+
+// Pure.  The latest of `runs` (oldest first) whose stack has key `key`.
+std::optional<StoredRun> last_run_on_stack(const std::vector<StoredRun> &runs, const std::string &key);
+
+// not_run: info.not_run is set, or no case ran (every case skipped or none);
+// fail: a case failed, crashed, hung or errored; else pass.
+enum class RunVerdict { pass, fail, not_run };
+RunVerdict verdict(const StoredRun &r);
+const char *verdict_name(RunVerdict v); // "pass", "fail", "not_run"
+
+inline constexpr int kHistorySchemaVersion = 5;
 // migrations()[i] takes a database from user_version i to i + 1.
 const std::vector<std::string> &history_migrations();
 
@@ -86,24 +111,74 @@ private:
 // naming the file and the version) before anything is changed.
 int migrate_history(SQLite::Database &db);
 
+// What changed between two runs' stacks.  When either run was recorded
+// before schema 5 (StoredRun::stack_legacy) only the facts such a run could
+// record are compared: "kernel", the amdgpu parameters of legacy_stack and
+// "rdnafix.<param>"; so an old database still compares, without every new
+// fact showing up as "absent → ...".
+std::vector<StackChange> compare_stacks(const StoredRun &before, const StoredRun &after);
+
+// One case of a run against the latest earlier result of that case (not
+// skipped) on the same device.
+struct CaseDelta {
+	std::string case_name;
+	std::int64_t from_run = 0; // the run of the earlier result
+	std::string from_status, to_status;
+	bool same_stack = false;                       // from_run's stack equals this run's (compare_stacks empty)
+	bool regression = false;                       // pass -> fail/crash/hang/error, or a throughput drop (below)
+	bool throughput = false;                       // passed both times, the figure fell by more than the threshold
+	double from_value = 0, to_value = 0, drop = 0; // throughput figures; drop 0.25 = 25 % slower
+	std::string unit;                              // "GFLOP/s" / "GB/s" (throughput only)
+	// "conv.a pass → fail", "conv.a pass (run 3) → fail" when the earlier
+	// result is not from the run compared against, "conv.a 1010 → 900 GFLOP/s
+	// (10.9 % lower)" (terminal-safe).
+	std::string describe(std::int64_t against) const;
+};
+
+// A run against the run before it on the same device: which stack facts
+// changed, and which cases changed status (or lost throughput across a stack
+// change).
+struct RunComparison {
+	std::string device;
+	std::int64_t run = 0, against = 0;
+	std::string started_at, against_started_at;
+	std::vector<StackChange> changes; // empty: the same stack
+	std::string not_run;              // the run's own reason, when it did not run
+	std::vector<CaseDelta> cases;
+	bool same_stack() const { return changes.empty(); }
+	bool has_regression() const;
+	// "run 7 (2026-11-24 10:00, after run 5): kernel 6.12.57 → 6.12.63;
+	// everything else equal: conv.a pass → fail" / "run 8 (...): same stack as
+	// run 7: conv.a pass → fail" (terminal-safe).
+	std::string describe() const;
+};
+
+// Pure.  Runs oldest first; per device (RunInfo::device) each run is compared
+// with the run before it.  Listed: every run whose stack differs from the one
+// before it (the changes are named even when no case changed), and every run
+// on the same stack where a case changed status.  A case that passed and now
+// fails, crashes, hangs or errors is a regression on any stack; a case that
+// passed both times with throughput lower by more than `threshold` is one
+// only across a stack change (on one stack it is noise).
+std::vector<RunComparison> compare_runs(const std::vector<StoredRun> &runs, double threshold = 0.10);
+
 struct Regression {
 	enum class Kind { status, throughput };
 	Kind kind;
 	std::string device;
 	std::string case_name;
-	std::string from_kernel, to_kernel;
+	std::string from_kernel, to_kernel; // the two runs' kernel releases
 	std::int64_t from_run = 0, to_run = 0;
 	std::string from_status, to_status;
 	double from_value = 0, to_value = 0; // throughput figures for Kind::throughput
 	double drop = 0;                     // fraction, 0.25 = 25 % slower
+	std::vector<StackChange> changes;    // from_run's stack -> to_run's; empty: the same stack
+	// "conv.a: pass -> fail after kernel 6.1 → 6.12 (runs 2 -> 3)",
+	// "conv.a: pass -> fail on the same stack (runs 2 -> 3)".
 	std::string describe() const;
 };
 
-// Pure.  Runs oldest first.  Per device, each kernel release is represented by
-// the latest result of each case under that kernel; releases are ordered by their
-// latest run, and each release is compared with the one before it: a case that
-// passed and now fails/crashes/hangs/errors is a regression, and so is a case
-// that passed both times with throughput lower by more than `threshold`.
+// Pure: the regressions of compare_runs, one per case delta that is one.
 std::vector<Regression> find_regressions(const std::vector<StoredRun> &runs, double threshold = 0.10);
 
 } // namespace rdnafix::validate

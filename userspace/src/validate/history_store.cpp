@@ -6,6 +6,7 @@
 #include <SQLiteCpp/Transaction.h>
 #include <fmt/format.h>
 
+#include "core/text_safe.hpp"
 #include "history.hpp"
 
 namespace rdnafix::validate {
@@ -77,6 +78,12 @@ const std::vector<std::string> &history_migrations()
 		"CREATE INDEX results_by_case ON results(case_name);",
 		// 3 -> 4: what the machine Snapshot says of each AMD GPU (gfx target, effective noretry)
 		"ALTER TABLE runs ADD COLUMN devices TEXT NOT NULL DEFAULT '[]';",
+		// 4 -> 5: the whole software stack (stack.hpp; '' = not recorded, read as
+		// legacy_stack) with its key, and why the GPU cases did not run
+		"ALTER TABLE runs ADD COLUMN stack TEXT NOT NULL DEFAULT '';"
+		"ALTER TABLE runs ADD COLUMN stack_key TEXT NOT NULL DEFAULT '';"
+		"ALTER TABLE runs ADD COLUMN not_run TEXT NOT NULL DEFAULT '';"
+		"CREATE INDEX runs_by_stack ON runs(stack_key);",
 	};
 	return m;
 }
@@ -141,8 +148,9 @@ std::int64_t History::record(const RunInfo &run, const std::vector<CaseResult> &
 	SQLite::Transaction tx(db_, SQLite::TransactionBehavior::IMMEDIATE);
 	SQLite::Statement ins(db_,
 			      "INSERT INTO runs (started_at, kernel_release, device, api, runtime_version, "
-			      "driver_version, amdgpu_params, rdnafix_params, rdnactl_version, selection, devices) "
-			      "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)");
+			      "driver_version, amdgpu_params, rdnafix_params, rdnactl_version, selection, devices, "
+			      "stack, stack_key, not_run) "
+			      "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)");
 	ins.bind(1, run.started_at);
 	ins.bind(2, run.kernel_release);
 	ins.bind(3, run.device);
@@ -154,6 +162,9 @@ std::int64_t History::record(const RunInfo &run, const std::vector<CaseResult> &
 	ins.bind(9, run.rdnactl_version);
 	ins.bind(10, run.selection);
 	ins.bind(11, stored_json(run.devices));
+	ins.bind(12, stored_json(run.stack.to_json()));
+	ins.bind(13, run.stack.key());
+	ins.bind(14, run.not_run);
 	ins.exec();
 	const std::int64_t id = db_.getLastInsertRowid();
 	SQLite::Statement rc(db_, "INSERT INTO results (run_id, case_name, status, reason, gflops, gbs, max_abs, "
@@ -186,8 +197,8 @@ std::vector<StoredRun> History::runs()
 	std::vector<StoredRun> out;
 	std::map<std::int64_t, std::size_t> index;
 	SQLite::Statement rs(db_, "SELECT id, started_at, kernel_release, device, api, runtime_version, "
-				  "driver_version, amdgpu_params, rdnafix_params, rdnactl_version, selection, devices "
-				  "FROM runs ORDER BY started_at, id");
+				  "driver_version, amdgpu_params, rdnafix_params, rdnactl_version, selection, devices, "
+				  "stack, not_run FROM runs ORDER BY started_at, id");
 	auto text = [](SQLite::Statement &st, int col) { return st.getColumn(col).getString(); };
 	while (rs.executeStep()) {
 		StoredRun r;
@@ -203,6 +214,12 @@ std::vector<StoredRun> History::runs()
 		r.info.rdnactl_version = text(rs, 9);
 		r.info.selection = text(rs, 10);
 		r.info.devices = nlohmann::json::parse(text(rs, 11), nullptr, false);
+		r.info.not_run = core::utf8_valid(text(rs, 13));
+		// The stack column is read as hostile text: damaged JSON gives an
+		// empty stack, never an error; stack_key is recomputed, not trusted.
+		const std::string stack = text(rs, 12);
+		r.stack_legacy = stack.empty();
+		r.info.stack = r.stack_legacy ? legacy_stack(r.info) : Stack::from_text(stack);
 		index[r.id] = out.size();
 		out.push_back(std::move(r));
 	}

@@ -79,7 +79,10 @@ RunMachineInfo read_run_machine_info()
 {
 	machine::CollectOptions o;
 	o.all_amdgpu_params = true;
-	return run_machine_info(machine::collect(o));
+	const auto snap = machine::collect(o);
+	RunMachineInfo m = run_machine_info(snap);
+	m.stack = collect_stack(snap);
+	return m;
 }
 
 } // namespace rdnafix::validate

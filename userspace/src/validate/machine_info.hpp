@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "machine/snapshot.hpp"
+#include "stack.hpp"
 
 namespace rdnafix::validate {
 
@@ -28,11 +29,13 @@ struct RunMachineInfo {
 	nlohmann::json rdnafix_params = nlohmann::json::object(); // /sys/module/rdnafix/parameters
 	std::optional<int> noretry_param;                         // amdgpu.noretry as the module holds it (-1: default)
 	std::vector<RunDevice> devices;                           // every AMD GPU, in BDF order
+	Stack stack; // collect_stack of the snapshot (read_run_machine_info only)
 };
 
 // Pure: the run's view of a snapshot.
 RunMachineInfo run_machine_info(const machine::Snapshot &snap);
-// machine::collect() of this machine ("/", libudev/libdrm), then run_machine_info().
+// machine::collect() of this machine ("/", libudev/libdrm), then
+// run_machine_info() and collect_stack().
 RunMachineInfo read_run_machine_info();
 
 } // namespace rdnafix::validate

@@ -25,7 +25,11 @@ std::string json_text(const nlohmann::json &j);
 std::string utf8_tail(const std::string &s, std::size_t max);
 std::string progress_line(std::size_t index, std::size_t total, const std::string &name);
 
-std::string render_history(const std::vector<StoredRun> &runs, const std::vector<Regression> &regressions);
-nlohmann::json render_history_json(const std::vector<StoredRun> &runs, const std::vector<Regression> &regressions);
+// The history listing (history_render.cpp): the runs, what changed between
+// them (compare_runs) and the regressions (find_regressions).
+std::string render_history(const std::vector<StoredRun> &runs, const std::vector<Regression> &regressions,
+			   const std::vector<RunComparison> &comparisons = {});
+nlohmann::json render_history_json(const std::vector<StoredRun> &runs, const std::vector<Regression> &regressions,
+				   const std::vector<RunComparison> &comparisons = {});
 
 } // namespace rdnafix::validate

@@ -118,6 +118,7 @@ int run_validate(const ValidateOptions &o)
 	run.amdgpu_params = facts.amdgpu_params;
 	run.rdnafix_params = facts.rdnafix_params;
 	run.devices = facts.devices;
+	run.stack = facts.stack;
 	run.rdnactl_version = RDNAFIX_VERSION;
 	if (!o.cases.empty()) {
 		for (const auto &n : o.cases)

@@ -1,5 +1,7 @@
 // `rdnactl history`: read the history store (read-only: the listing never
-// creates, migrates or writes the file), find regressions (pure), print.
+// creates, migrates or writes the file), compare the runs and find the
+// regressions (pure), print.  Exit 0: no regression; 1: at least one; 2: the
+// database could not be read (or no location).
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
@@ -41,10 +43,11 @@ int run_history(const HistoryOptions &o)
 		auto h = History::open_read_only(path);
 		const auto runs = h.runs();
 		const auto regs = find_regressions(runs, o.threshold);
+		const auto cmps = compare_runs(runs, o.threshold);
 		if (o.json)
-			std::cout << json_text(render_history_json(runs, regs));
+			std::cout << json_text(render_history_json(runs, regs, cmps));
 		else
-			std::cout << render_history(runs, regs);
+			std::cout << render_history(runs, regs, cmps);
 		return regs.empty() ? 0 : 1;
 	} catch (const SQLite::Exception &e) { // e.g. a table missing from a damaged file
 		std::cerr << "rdnactl history: cannot read history database " << core::terminal_safe(path) << ": "

@@ -1,0 +1,183 @@
+// `rdnactl history` in words and JSON (render.hpp: render_history,
+// render_history_json): the runs, what changed between them, the
+// regressions.  Pure; machine text is escaped with core::terminal_safe.
+#include <set>
+
+#include <fmt/format.h>
+
+#include "core/text_safe.hpp"
+#include "render.hpp"
+
+namespace rdnafix::validate {
+
+namespace {
+
+std::string safe(std::string_view s)
+{
+	return core::terminal_safe(s);
+}
+
+std::string result_word(const StoredRun &r)
+{
+	const RunVerdict v = verdict(r);
+	if (v != RunVerdict::not_run)
+		return verdict_name(v);
+	return r.info.not_run.empty() ? "not run" : "not run (" + safe(r.info.not_run) + ")";
+}
+
+nlohmann::json optional_text(const std::optional<std::string> &v)
+{
+	return v ? nlohmann::json(*v) : nlohmann::json(nullptr);
+}
+
+nlohmann::json changes_json(const std::vector<StackChange> &changes)
+{
+	nlohmann::json j = nlohmann::json::array();
+	for (const auto &c : changes)
+		j.push_back({{"name", c.name}, {"from", optional_text(c.from)}, {"to", optional_text(c.to)}});
+	return j;
+}
+
+nlohmann::json run_json(const StoredRun &r)
+{
+	nlohmann::json jr{{"id", r.id},
+			  {"started_at", r.info.started_at},
+			  {"kernel_release", r.info.kernel_release},
+			  {"device", r.info.device},
+			  {"api", r.info.api},
+			  {"runtime_version", r.info.runtime_version},
+			  {"driver_version", r.info.driver_version},
+			  {"rdnactl_version", r.info.rdnactl_version},
+			  {"selection", r.info.selection},
+			  {"amdgpu_params", r.info.amdgpu_params},
+			  {"rdnafix_params", r.info.rdnafix_params},
+			  {"devices", r.info.devices},
+			  {"stack", r.info.stack.to_json()},
+			  {"stack_key", r.info.stack.key()},
+			  {"stack_recorded", !r.stack_legacy},
+			  {"not_run", r.info.not_run},
+			  {"verdict", verdict_name(verdict(r))},
+			  {"cases", nlohmann::json::array()}};
+	for (const auto &c : r.cases) {
+		nlohmann::json jc{{"name", c.name}, {"status", status_name(c.status)}};
+		if (!c.reason.empty())
+			jc["reason"] = c.reason;
+		for (auto [k, v] : {std::pair{"gflops", c.gflops},
+				    {"gbs", c.gbs},
+				    {"max_abs", c.max_abs},
+				    {"max_rel", c.max_rel},
+				    {"rms_range", c.rms_range},
+				    {"seconds", c.seconds}})
+			if (v)
+				jc[k] = *v;
+		jr["cases"].push_back(std::move(jc));
+	}
+	return jr;
+}
+
+nlohmann::json comparison_json(const RunComparison &c)
+{
+	nlohmann::json j{{"device", c.device},
+			 {"run", c.run},
+			 {"started_at", c.started_at},
+			 {"against", c.against},
+			 {"against_started_at", c.against_started_at},
+			 {"same_stack", c.same_stack()},
+			 {"changes", changes_json(c.changes)},
+			 {"not_run", c.not_run},
+			 {"regression", c.has_regression()},
+			 {"cases", nlohmann::json::array()},
+			 {"description", c.describe()}};
+	for (const auto &d : c.cases) {
+		nlohmann::json jd{{"case", d.case_name},
+				  {"from_run", d.from_run},
+				  {"from_status", d.from_status},
+				  {"to_status", d.to_status},
+				  {"same_stack", d.same_stack},
+				  {"regression", d.regression},
+				  {"kind", d.throughput ? "throughput" : "status"}};
+		if (d.throughput) {
+			jd["from_value"] = d.from_value;
+			jd["to_value"] = d.to_value;
+			jd["drop"] = d.drop;
+			jd["unit"] = d.unit;
+		}
+		j["cases"].push_back(std::move(jd));
+	}
+	return j;
+}
+
+} // namespace
+
+std::string render_history(const std::vector<StoredRun> &runs, const std::vector<Regression> &regressions,
+			   const std::vector<RunComparison> &comparisons)
+{
+	if (runs.empty())
+		return "no validation runs recorded yet (rdnactl validate records one)\n";
+	std::string out = fmt::format("{:>5}  {:<20}  {:<24}  {:<28} {:>5} {:>5} {:>5}  {:<8}  {}\n", "run",
+				      "started (UTC)", "kernel", "device", "pass", "fail", "skip", "stack", "result");
+	for (const auto &r : runs) {
+		int p = 0, f = 0, s = 0;
+		for (const auto &c : r.cases)
+			(c.status == Status::pass ? p : c.status == Status::skip ? s : f)++;
+		out += fmt::format("{:>5}  {:<20}  {:<24}  {:<28} {:>5} {:>5} {:>5}  {:<8}  {}\n", r.id,
+				   safe(r.info.started_at), safe(r.info.kernel_release),
+				   r.info.device.empty() ? "-" : safe(r.info.device), p, f, s,
+				   r.info.stack.key().substr(0, 8), result_word(r));
+	}
+	std::set<std::string> devices;
+	for (const auto &c : comparisons)
+		devices.insert(c.device);
+	if (comparisons.empty()) {
+		out += "no stack or case changes between runs\n";
+	} else {
+		out += "what changed (each run against the run before it on its device):\n";
+		for (const auto &c : comparisons)
+			out += "  " + (devices.size() > 1 ? (c.device.empty() ? "-" : safe(c.device)) + ": " : "") +
+			       c.describe() + "\n";
+	}
+	if (regressions.empty()) {
+		out += "no regressions\n";
+	} else {
+		out += fmt::format("{} regression(s):\n", regressions.size());
+		for (const auto &g : regressions)
+			out += "  " + safe(g.describe()) + "\n";
+	}
+	return out;
+}
+
+nlohmann::json render_history_json(const std::vector<StoredRun> &runs, const std::vector<Regression> &regressions,
+				   const std::vector<RunComparison> &comparisons)
+{
+	nlohmann::json j;
+	j["runs"] = nlohmann::json::array();
+	for (const auto &r : runs)
+		j["runs"].push_back(run_json(r));
+	j["comparisons"] = nlohmann::json::array();
+	for (const auto &c : comparisons)
+		j["comparisons"].push_back(comparison_json(c));
+	j["regressions"] = nlohmann::json::array();
+	for (const auto &g : regressions) {
+		nlohmann::json jg{{"kind", g.kind == Regression::Kind::status ? "status" : "throughput"},
+				  {"device", g.device},
+				  {"case", g.case_name},
+				  {"from_kernel", g.from_kernel},
+				  {"to_kernel", g.to_kernel},
+				  {"from_run", g.from_run},
+				  {"to_run", g.to_run},
+				  {"from_status", g.from_status},
+				  {"to_status", g.to_status},
+				  {"same_stack", g.changes.empty()},
+				  {"changes", changes_json(g.changes)},
+				  {"description", g.describe()}};
+		if (g.kind == Regression::Kind::throughput) {
+			jg["from_value"] = g.from_value;
+			jg["to_value"] = g.to_value;
+			jg["drop"] = g.drop;
+		}
+		j["regressions"].push_back(std::move(jg));
+	}
+	return j;
+}
+
+} // namespace rdnafix::validate
