@@ -45,7 +45,7 @@ run copied-env.env-sh env "${copied[@]}"
 run validate-list validate --list
 run validate-list-json validate --list --json
 run help --help
-for verb in status env validate history fix coverage explain; do
+for verb in status env validate history fix coverage explain kernel-check; do
 	run "help-$verb" "$verb" --help
 done
 run help-config config --help

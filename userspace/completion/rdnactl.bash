@@ -4,7 +4,7 @@
 # Validate case names and explain ids come from rdnactl itself (--list).
 _rdnactl_config_keys="noretry= vm_fragment_size= mtype_sysmem= mtype_vram= targets= exclude= dry_run= strict=
 amdgpu.noretry= amdgpu.vm_fragment_size= amdgpu.lockup_timeout= amdgpu.gttsize= ttm-limit="
-_rdnactl_verbs="status env validate history config fix explain coverage help"
+_rdnactl_verbs="status env validate history config fix explain coverage kernel-check help"
 _rdnactl_machine="--root --env --user"
 
 # The options of a (sub)command: "status", "config set", "" for rdnactl itself.
@@ -20,6 +20,7 @@ _rdnactl_options()
         validate)     echo "--quick --full --case --list --json --timeout --kill-grace --inject-error --torch
                             --capacity-fraction --history-db --no-history --device --api --help" ;;
         history)      echo "--json --history-db --threshold --help" ;;
+        kernel-check) echo "--root --json --help" ;;
         config)       echo "--help" ;;
         "config show")  echo "--root --json --help" ;;
         "config set"|"config unset") echo "--root --json --dry-run --no-initramfs --cmdline --help" ;;
@@ -47,7 +48,7 @@ _rdnactl()
     local sub="" action="" i
     for ((i = 1; i < cword; i++)); do
         case ${words[i]} in
-            status|env|validate|history|fix|coverage|explain) [[ -z $sub ]] && { sub=${words[i]}; break; } ;;
+            status|env|validate|history|fix|coverage|explain|kernel-check) [[ -z $sub ]] && { sub=${words[i]}; break; } ;;
             help) [[ -z $sub ]] && { sub=help; break; } ;;
             config) [[ -z $sub ]] && sub=config ;;
             show|set|unset|undo) [[ $sub == config && -z $action ]] && action=${words[i]} ;;
@@ -106,6 +107,12 @@ _rdnactl()
                       COMPREPLY=($(compgen -W "$("$self" explain --list 2>/dev/null | awk '/^RDNA-LOG-/ { print $1 }')" -- "$cur"))
                   else
                       COMPREPLY=($(compgen -f -- "$cur"))
+                  fi ;;
+        kernel-check) # RELEASE: the kernels of /lib/modules
+                  if [[ $cur == -* ]]; then
+                      COMPREPLY=($(compgen -W "$opts" -- "$cur"))
+                  else
+                      COMPREPLY=($(compgen -W "$(command ls /lib/modules 2>/dev/null)" -- "$cur"))
                   fi ;;
         config)
             case $action in

@@ -13,4 +13,5 @@ void add_config_command(CLI::App &app, int *rc);
 void add_fix_command(CLI::App &app, int *rc);
 void add_explain_command(CLI::App &app, int *rc);
 void add_coverage_command(CLI::App &app, int *rc);
+void add_kernel_check_command(CLI::App &app, int *rc);
 } // namespace rdnafix

@@ -52,6 +52,7 @@ int main(int argc, char **argv)
 	rdnafix::add_fix_command(app, &rc);
 	rdnafix::add_explain_command(app, &rc);
 	rdnafix::add_coverage_command(app, &rc);
+	rdnafix::add_kernel_check_command(app, &rc);
 	// Listed in --help; the words after it are rewritten to `VERB... --help` before parsing.
 	std::vector<std::string> topic;
 	app.add_subcommand("help", "Show the help of a subcommand: rdnactl help status, rdnactl help config set")

@@ -39,6 +39,36 @@ struct ModuleFile {
 	SignatureState signature = SignatureState::unknown;
 	std::string signer;           // from the signature's certificate, when known
 	std::string signature_reason; // why the state is unknown (compressed and unreadable, ...)
+	// From the module's .modinfo section (core/parse_modinfo.hpp).
+	std::string version;       // MODULE_VERSION, "" when unknown
+	std::string built_for;     // the kernel release of its vermagic, "" when unknown
+	std::string modinfo_error; // why version/built_for are unknown ("" when read)
+};
+
+// DKMS's record of one rdnafix build for one kernel (dkms 3.x, Debian 12:
+// var/lib/dkms/rdnafix/<version>/<kernel>/<arch>/ holds module/rdnafix.ko*
+// and log/make.log after a successful `dkms build`).
+struct DkmsBuild {
+	std::string version;    // "0.1.0" (the source version directory)
+	std::string arch;       // "x86_64"
+	std::string dir;        // root-relative: "var/lib/dkms/rdnafix/0.1.0/6.1.0-18-amd64/x86_64"
+	bool module = false;    // module/rdnafix.ko* is there (built)
+	bool installed = false; // var/lib/dkms/rdnafix/kernel-<kernel>-<arch> exists (dkms install)
+};
+
+// A DKMS make.log of rdnafix whose first line names the kernel ("DKMS
+// make.log for rdnafix-0.1.0 for kernel 6.12.57+deb12-amd64 (x86_64)").
+// dkms writes it to var/lib/dkms/rdnafix/<version>/build/make.log and moves
+// it into <kernel>/<arch>/log/ only when the build succeeds: a log left in
+// build/ is a failed (or interrupted) build.
+inline constexpr std::size_t kDkmsLogTailLines = 20;
+struct DkmsLog {
+	std::string path;    // root-relative
+	std::string version; // from the first line
+	bool failed = false; // the log is still in build/
+	std::optional<std::int64_t> mtime_ns;
+	std::vector<std::string> tail; // its last kDkmsLogTailLines lines, as read (not made terminal-safe)
+	std::string error;             // why it could not be read ("" when read)
 };
 
 // What an initramfs image holds, from the generator's own lister
@@ -57,7 +87,12 @@ struct InstalledKernel {
 	std::string release;                     // "6.1.0-18-amd64"
 	bool headers = false;                    // lib/modules/<rel>/build/Makefile exists
 	std::vector<ModuleFile> rdnafix_modules; // every rdnafix.ko* below lib/modules/<rel>
-	std::string initramfs_image;             // root-relative, "" when none was found
+	// The kernel image: boot/vmlinuz-<rel>, lib/modules/<rel>/vmlinuz (Fedora,
+	// Arch) or boot/vmlinuz-<pkgbase> (Arch); "" when none was found.
+	std::string image;
+	std::vector<DkmsBuild> dkms;     // DKMS's builds of rdnafix for this kernel
+	std::optional<DkmsLog> dkms_log; // read only when no rdnafix module is installed for it
+	std::string initramfs_image;     // root-relative, "" when none was found
 	std::optional<std::int64_t> initramfs_mtime_ns;
 	std::optional<InitramfsListing> initramfs_listing; // only when listed (see InitramfsListing)
 	bool running = false;                              // equals proc/sys/kernel/osrelease
@@ -107,6 +142,7 @@ struct BootConfig {
 	std::optional<std::string> lockdown;       // "none" | "integrity" | "confidentiality"
 	std::optional<bool> mok_enrolled;          // DKMS's key found in MokListRT
 	std::string mok_key;                       // root-relative path of DKMS's certificate, if any
+	std::vector<std::string> dkms_versions;    // var/lib/dkms/rdnafix/<version> (added to DKMS)
 	std::optional<std::uint64_t> tainted;      // proc/sys/kernel/tainted
 	std::optional<std::string> rdnafix_taint;  // sys/module/rdnafix/taint ("OE")
 	std::optional<std::int64_t> boot_time_s;   // proc/stat btime

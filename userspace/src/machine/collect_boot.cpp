@@ -1,13 +1,11 @@
 // Reader: the boot configuration (machine/boot.hpp): os-release, the
 // initramfs generator and images, the boot loader's command line, installed
-// kernels and their rdnafix modules, modprobe.d with mtimes, the files
+// kernels (what is built for them: collect_modules.cpp), modprobe.d with mtimes, the files
 // `rdnactl config` owns, Secure Boot, lockdown, taint and boot time.
 #include "machine/collect_internal.hpp"
 
 #include "core/parse_boot.hpp"
-#include "core/parse_modsig.hpp"
 #include "core/text_util.hpp"
-#include "io/decompress.hpp"
 #include "io/process_run.hpp"
 
 #include <algorithm>
@@ -153,31 +151,6 @@ void read_bootloader(io::RootFs &fs, BootConfig &b)
 	}
 }
 
-// The module's appended signature (core/parse_modsig.hpp), decompressed
-// first when it is .ko.xz/.zst/.gz.  No subprocess.
-ModuleFile read_signature(io::RootFs &fs, const std::string &path)
-{
-	ModuleFile m{path, SignatureState::unknown, {}, {}};
-	auto bytes = fs.read_bytes(path, 256u << 20);
-	if (!bytes) {
-		m.signature_reason = bytes.error().reason();
-		return m;
-	}
-	auto plain = io::decompress_tail(*bytes, 256 * 1024);
-	if (!plain) {
-		m.signature_reason = plain.error().message;
-		return m;
-	}
-	auto sig = core::parse_module_signature(plain->tail, plain->size);
-	if (!sig) {
-		m.signature_reason = sig.error().message;
-		return m;
-	}
-	m.signature = sig->present ? SignatureState::signed_module : SignatureState::unsigned_module;
-	m.signer = sig->signer;
-	return m;
-}
-
 void read_kernels(io::RootFs &fs, BootConfig &b, const std::string &running)
 {
 	auto names = fs.list_dir("lib/modules");
@@ -191,15 +164,18 @@ void read_kernels(io::RootFs &fs, BootConfig &b, const std::string &running)
 		if (fs.exists("lib/modules/" + n + "/modules.dep") || fs.exists("lib/modules/" + n + "/kernel"))
 			rels.push_back(n);
 	std::sort(rels.begin(), rels.end(), release_less);
+	b.dkms_versions = dkms_versions(fs);
 	for (const auto &rel : rels) {
 		InstalledKernel k;
 		k.release = rel;
 		k.headers = fs.exists("lib/modules/" + rel + "/build/Makefile");
 		for (const auto &p : rdnafix_module_paths(fs, rel))
-			k.rdnafix_modules.push_back(read_signature(fs, p));
+			k.rdnafix_modules.push_back(read_module_file(fs, p));
 		std::string pkgbase;
 		if (auto pb = fs.read_value("lib/modules/" + rel + "/pkgbase"))
 			pkgbase = *pb;
+		k.image = kernel_image(fs, rel, pkgbase);
+		read_dkms_builds(fs, k, b.dkms_versions);
 		for (const std::string &img :
 		     {"boot/initrd.img-" + rel, "boot/initramfs-" + rel + ".img",
 		      pkgbase.empty() ? std::string() : "boot/initramfs-" + pkgbase + ".img"}) {

@@ -46,6 +46,18 @@ void collect_boot(io::RootFs &fs, BootConfig &b, const std::string &running_rele
 // "installed" evidence of collect_rdnafix).
 std::vector<std::string> rdnafix_module_paths(io::RootFs &fs, const std::string &release);
 
+// collect_modules.cpp: what is built for each installed kernel.
+// One module file: its appended signature and .modinfo (version, vermagic).
+ModuleFile read_module_file(io::RootFs &fs, const std::string &path);
+// The kernel image of `release` (boot/vmlinuz-<rel>, lib/modules/<rel>/vmlinuz,
+// boot/vmlinuz-<pkgbase>), root-relative; "" when none exists.
+std::string kernel_image(io::RootFs &fs, const std::string &release, const std::string &pkgbase);
+// The version directories of var/lib/dkms/rdnafix (sorted).
+std::vector<std::string> dkms_versions(io::RootFs &fs);
+// DKMS's builds of rdnafix for `k` and, when `k` has no rdnafix module, the
+// newest make.log that names it (with its tail).  Call after k.rdnafix_modules is set.
+void read_dkms_builds(io::RootFs &fs, InstalledKernel &k, const std::vector<std::string> &versions);
+
 // collect_kfd.cpp: the KFD topology nodes.
 std::vector<KfdNodeInfo> collect_kfd(io::RootFs &fs, std::vector<Unreadable> &u);
 

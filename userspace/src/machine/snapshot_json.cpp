@@ -193,7 +193,28 @@ void to_json(ordered_json &j, const ModuleFile &m)
 	j = {{"path", "/" + m.path},
 	     {"signature", json_str_or_null(to_string(m.signature))},
 	     {"signer", json_str_or_null(m.signer)},
-	     {"reason", json_str_or_null(m.signature_reason)}};
+	     {"reason", json_str_or_null(m.signature_reason)},
+	     {"version", json_str_or_null(m.version)},
+	     {"built_for", json_str_or_null(m.built_for)},
+	     {"modinfo_error", json_str_or_null(m.modinfo_error)}};
+}
+
+void to_json(ordered_json &j, const DkmsBuild &d)
+{
+	j = {{"version", d.version},
+	     {"arch", d.arch},
+	     {"dir", "/" + d.dir},
+	     {"module", d.module},
+	     {"installed", d.installed}};
+}
+
+void to_json(ordered_json &j, const DkmsLog &l)
+{
+	j = {{"path", "/" + l.path},
+	     {"version", l.version},
+	     {"failed", l.failed},
+	     {"tail", l.tail},
+	     {"error", json_str_or_null(l.error)}};
 }
 
 void to_json(ordered_json &j, const InitramfsListing &l)
@@ -210,7 +231,10 @@ void to_json(ordered_json &j, const InstalledKernel &k)
 	     {"headers", k.headers},
 	     {"initramfs_image",
 	      k.initramfs_image.empty() ? ordered_json(nullptr) : ordered_json("/" + k.initramfs_image)},
-	     {"rdnafix_modules", k.rdnafix_modules}};
+	     {"image", k.image.empty() ? ordered_json(nullptr) : ordered_json("/" + k.image)},
+	     {"rdnafix_modules", k.rdnafix_modules},
+	     {"dkms", k.dkms},
+	     {"dkms_log", k.dkms_log ? ordered_json(*k.dkms_log) : ordered_json(nullptr)}};
 }
 
 void to_json(ordered_json &j, const CmdlineVar &v)

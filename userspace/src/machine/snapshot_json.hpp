@@ -30,6 +30,8 @@ void to_json(nlohmann::ordered_json &j, const VisibleVar &v);
 void to_json(nlohmann::ordered_json &j, const Environment &e);
 // The boot configuration's records (the `configuration` object of status).
 void to_json(nlohmann::ordered_json &j, const ModuleFile &m);
+void to_json(nlohmann::ordered_json &j, const DkmsBuild &d);
+void to_json(nlohmann::ordered_json &j, const DkmsLog &l);
 void to_json(nlohmann::ordered_json &j, const InitramfsListing &l);
 void to_json(nlohmann::ordered_json &j, const InstalledKernel &k);
 void to_json(nlohmann::ordered_json &j, const CmdlineVar &v);

@@ -90,6 +90,7 @@ const std::vector<CheckInfo> &catalogue()
 		{"RDNA-MOD-004", Severity::info, "rdnafix is in dry-run mode"},
 		{"RDNA-MOD-005", Severity::warn, "rdnafix did not apply a requested setting to a device"},
 		{"RDNA-MOD-006", Severity::info, "rdnafix's PTE hook does not see some PTE paths"},
+		{"RDNA-MOD-007", Severity::warn, "rdnafix configured but not built for an installed kernel"},
 		{"RDNA-RDR-000", Severity::warn, "items could not be read"},
 		{"RDNA-RDR-001", Severity::info, "a check is unknown: its input could not be read"},
 	};

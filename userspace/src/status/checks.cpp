@@ -146,6 +146,7 @@ std::vector<Finding> evaluate(const Snapshot &snap, const Assessment &a)
 	detail::check_environment(c);
 	detail::check_rdnafix(c);
 	detail::check_config(c);
+	detail::check_builds(c);
 	detail::check_security(c);
 	detail::check_unreadable(c);
 	std::stable_sort(c.out.begin(), c.out.end(),

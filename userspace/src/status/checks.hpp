@@ -122,6 +122,7 @@ void check_rdnafix(Ctx &c);
 void check_unreadable(Ctx &c);
 void check_config(Ctx &c);   // RDNA-CFG-001..003 (checks_config.cpp)
 void check_security(Ctx &c); // RDNA-CFG-004..006 (checks_security.cpp)
+void check_builds(Ctx &c);   // RDNA-MOD-007 (checks_builds.cpp), after check_config
 void check_coverage(Ctx &c); // RDNA-COV-001..005 (checks_coverage.cpp)
 
 } // namespace rdnafix::status::detail

@@ -162,7 +162,9 @@ void check_config(Ctx &c)
 	std::vector<const machine::InstalledKernel *> kernels;
 	if (run && !s.rdnafix.loaded)
 		kernels.push_back(run);
-	if (const auto *d = default_kernel(b); d && d != run)
+	// The default kernel also when it runs with rdnafix loaded: its module may
+	// have been removed since (dkms remove), and the next boot would lack it.
+	if (const auto *d = default_kernel(b); d && (d != run || s.rdnafix.loaded))
 		kernels.push_back(d);
 	for (const auto *k : kernels) {
 		if (!k->rdnafix_modules.empty())
@@ -177,7 +179,7 @@ void check_config(Ctx &c)
 		}
 		c.add("RDNA-CFG-003", k->release,
 		      fmt::format("rdnafix is configured but lib/modules/{} has no rdnafix.ko ({} kernel{})",
-				  k->release, k->running ? "running" : "default boot",
+				  k->release, k->running && !s.rdnafix.loaded ? "running" : "default boot",
 				  k->headers ? "" : "; its headers are missing"),
 		      "modprobe cannot load a module that was not built for this kernel: the softdep is skipped "
 		      "and amdgpu runs without rdnafix",

@@ -4,6 +4,7 @@
 // their rdnafix modules, Secure Boot, lockdown and taint.  JSON object and
 // text lines; pure.
 #include "checks.hpp"
+#include "kernel_builds.hpp"
 #include "render.hpp"
 
 #include "machine/snapshot_json.hpp"
@@ -61,6 +62,15 @@ ordered_json configuration_json(const Snapshot &s, const Assessment &a)
 			    {"cmdline_vars", b.cmdline_vars},
 			    {"problems", b.cmdline_problems}};
 	j["kernels"] = b.kernels;
+	for (std::size_t i = 0; i < b.kernels.size(); ++i) {
+		const KernelBuild kb = kernel_build(b.kernels[i]);
+		auto &kj = j["kernels"][i];
+		kj["rdnafix_built"] = kb.built();
+		kj["rdnafix_version"] = kb.module && !kb.module->version.empty() ? ordered_json(kb.module->version)
+										 : ordered_json(nullptr);
+		kj["rdnafix_problem"] = json_str_or_null(missing_text(kb));
+		kj["rdnafix_dkms"] = json_str_or_null(dkms_text(b, kb));
+	}
 	j["os"] = {{"id", json_str_or_null(b.os.id)},
 		   {"version_id", json_str_or_null(b.os.version_id)},
 		   {"pretty_name", json_str_or_null(b.os.pretty_name)}};
@@ -122,15 +132,22 @@ std::vector<std::string> configuration_lines(const Snapshot &s, const Assessment
 		line(fmt::format("    /{}:{} {}=\"{}\"", v.file, v.line, v.variable.empty() ? "cmdline" : v.variable,
 				 v.value));
 	for (const auto &kk : b.kernels) {
+		const KernelBuild kb = kernel_build(kk);
 		std::string mods;
 		for (const auto &m : kk.rdnafix_modules)
-			mods += fmt::format("{}/{} ({}{})", mods.empty() ? "" : ", ", m.path,
-					    m.signature == machine::SignatureState::unknown ? "signature unknown"
-											    : to_string(m.signature),
-					    m.signer.empty() ? "" : ": " + m.signer);
-		line(fmt::format("  kernel {}{}{}{}: rdnafix {}", kk.release, kk.running ? ", running" : "",
+			mods += fmt::format(
+				"{}/{} ({}{}{})", mods.empty() ? "" : ", ", m.path,
+				m.signature == machine::SignatureState::unknown ? "signature unknown"
+										: to_string(m.signature),
+				m.signer.empty() ? "" : ": " + m.signer,
+				m.built_for.empty() || m.built_for == kk.release ? "" : "; built for " + m.built_for);
+		std::string why = missing_text(kb);
+		if (auto d = dkms_text(b, kb); !d.empty())
+			why += "; " + d;
+		line(fmt::format("  kernel {}{}{}{}{}: rdnafix built: {}{}", kk.release, kk.running ? ", running" : "",
 				 kk.default_boot ? ", default" : "", kk.headers ? ", headers" : ", no headers",
-				 mods.empty() ? "not built" : mods));
+				 kk.image.empty() ? ", no image" : "", built_text(kb),
+				 kb.built() ? " " + mods : " (" + why + ")"));
 	}
 	line(fmt::format("  secure boot     {}; lockdown {}{}", yes_no(b.secure_boot, "on", "off"),
 			 b.lockdown.value_or("unknown"),

@@ -4,6 +4,8 @@
 // command line that fills the options lives in app/; nothing here knows it.
 #include "machine/collect.hpp"
 
+#include <string>
+
 namespace rdnafix::status {
 
 enum class ColourMode { automatic, always, never };
@@ -25,5 +27,16 @@ struct EnvOptions {
 };
 // Prints the environment changes the findings ask for, as shell lines.
 int run_env(const EnvOptions &opts);
+
+// `rdnactl kernel-check RELEASE` (run_kernel_check.cpp): is rdnafix built
+// for an installed kernel when it is configured?  0 built or not configured,
+// 1 configured and not built (a banner on stderr), 2 could not run (a bad
+// release, a kernel that is not installed, an unusable root).
+struct KernelCheckOptions {
+	machine::CollectOptions machine;
+	std::string release;
+	bool json = false;
+};
+int run_kernel_check(const KernelCheckOptions &opts);
 
 } // namespace rdnafix::status
