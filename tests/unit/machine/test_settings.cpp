@@ -1,12 +1,18 @@
 // machine::configured_settings over roots built per test: modprobe.d
 // precedence (directories and name order), the running versus the next
 // command line (GRUB variables, "$VAR ..." appends, etc/kernel/cmdline), owned
-// or not, and every SettingState.
+// or not, and every SettingState; the packaged softdep (debian/modprobe) and
+// the same-named etc/ file that replaces it.
 #include "machine/settings.hpp"
 
 #include "tree.hpp"
 
 #include <catch2/catch_test_macros.hpp>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
 
 using namespace rdnafix::machine;
 using rdnafix::test::Tree;
@@ -177,4 +183,61 @@ TEST_CASE("settings: systemd-boot's etc/kernel/cmdline is the next command line"
 	CHECK(nr->live == "-1");
 	CHECK(nr->state == SettingState::pending_reboot); // not on /proc/cmdline yet
 	CHECK_FALSE(nr->owned);
+}
+
+namespace {
+
+// The softdep lines of rdnafix among the modprobe.d files kmod reads: "path:line" each.
+std::vector<std::string> rdnafix_softdeps(const Snapshot &s)
+{
+	std::vector<std::string> out;
+	for (const auto &f : s.boot.modprobe)
+		for (const auto &e : f.config.entries)
+			if (e.kind == rdnafix::core::ModprobeKind::softdep && e.module == "amdgpu" &&
+			    std::find(e.pre.begin(), e.pre.end(), "rdnafix") != e.pre.end())
+				out.push_back(f.path + ":" + std::to_string(e.where.line));
+	return out;
+}
+
+} // namespace
+
+TEST_CASE("settings: the rdnafix-dkms package's softdep is read from lib/ and usr/lib/modprobe.d; the same name in "
+	  "etc/ replaces it",
+	  "[settings]")
+{
+	// The file the package installs (debian/rdnafix-dkms.install), as shipped.
+	std::ifstream in(std::string(RDNAFIX_FIXTURES) + "/../../debian/modprobe/rdnafix.conf");
+	REQUIRE(in);
+	const std::string packaged((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+	// lib/: Debian 12's kmod 30; usr/lib/: a root without the /lib link (later kmod reads it too)
+	for (const std::string dir : {"lib/modprobe.d", "usr/lib/modprobe.d"}) {
+		CAPTURE(dir);
+		Tree t;
+		base(t);
+		t.write(dir + "/rdnafix.conf", packaged);
+		auto deps = rdnafix_softdeps(t.collect());
+		REQUIRE(deps.size() == 1);
+		CHECK(deps[0].rfind(dir + "/rdnafix.conf:", 0) == 0);
+		CHECK(find(configured_settings(t.collect()), "rdnafix", "noretry") == nullptr); // no options
+
+		// `rdnactl config` with amdgpu options only: its file hides the package's, softdep included
+		t.write("etc/modprobe.d/rdnafix.conf", "options amdgpu noretry=1\n");
+		auto s = t.collect();
+		CHECK(rdnafix_softdeps(s).empty());
+		for (const auto &f : s.boot.modprobe)
+			CHECK(f.path != dir + "/rdnafix.conf");
+
+		// with rdnafix options it writes its own softdep line: that one is in effect
+		t.write("etc/modprobe.d/rdnafix.conf", "options rdnafix noretry=1\nsoftdep amdgpu pre: rdnafix\n");
+		deps = rdnafix_softdeps(t.collect());
+		REQUIRE(deps.size() == 1);
+		CHECK(deps[0] == "etc/modprobe.d/rdnafix.conf:2");
+
+		// another name in etc/ does not hide it
+		std::filesystem::remove(t.root() / "etc/modprobe.d/rdnafix.conf");
+		t.write("etc/modprobe.d/amdgpu.conf", "options amdgpu noretry=1\n");
+		deps = rdnafix_softdeps(t.collect());
+		REQUIRE(deps.size() == 1);
+		CHECK(deps[0].rfind(dir + "/rdnafix.conf:", 0) == 0);
+	}
 }
