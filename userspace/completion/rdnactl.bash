@@ -3,7 +3,7 @@
 # tests/completion/check.sh, so a new option without a completion fails the tests.
 # Validate case names and explain ids come from rdnactl itself (--list).
 _rdnactl_config_keys="noretry= vm_fragment_size= mtype_sysmem= mtype_vram= targets= exclude= dry_run= strict=
-amdgpu.noretry= amdgpu.vm_fragment_size= amdgpu.lockup_timeout= amdgpu.gttsize= ttm-limit="
+amdgpu.noretry= amdgpu.vm_fragment_size= amdgpu.lockup_timeout= amdgpu.gttsize= ttm-limit= validate.user="
 _rdnactl_verbs="status env validate history config fix explain coverage kernel-check help"
 _rdnactl_machine="--root --env --user"
 
@@ -17,8 +17,8 @@ _rdnactl_options()
         coverage)     echo "$_rdnactl_machine --python --gfx --no-system --json --stats --help" ;;
         explain)      echo "--pid $_rdnactl_machine --json --list --no-coverage --help" ;;
         fix)          echo "$_rdnactl_machine --dry-run --json --no-initramfs --help" ;;
-        validate)     echo "--quick --full --case --list --json --timeout --kill-grace --inject-error --torch
-                            --capacity-fraction --history-db --no-history --device --api --help" ;;
+        validate)     echo "--quick --full --case --list --json --if-stack-changed --brief --timeout --kill-grace
+                            --inject-error --torch --capacity-fraction --history-db --no-history --device --api --help" ;;
         history)      echo "--json --history-db --threshold --help" ;;
         kernel-check) echo "--root --json --help" ;;
         config)       echo "--help" ;;
@@ -77,6 +77,7 @@ _rdnactl()
             dry_run|strict) vals="0 1" ;;
             targets|exclude) vals="rdna1 rdna2 rdna1,rdna2 dgpu apu" ;;
             vm_fragment_size|amdgpu.vm_fragment_size) vals="-1 4 5 6 7 8 9" ;;
+            validate.user) vals=$(compgen -u) ;;
         esac
         if [[ $COMP_WORDBREAKS == *=* ]]; then
             COMPREPLY=($(compgen -W "$vals" -- "${cur#*=}")) # readline replaces the part after '='

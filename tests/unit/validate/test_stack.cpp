@@ -8,6 +8,7 @@
 
 #include "../machine/tree.hpp"
 #include "machine/collect.hpp"
+#include "machine/facts.hpp"
 #include "stack.hpp"
 
 namespace fs = std::filesystem;

@@ -35,7 +35,10 @@ constexpr const char *kKeysHelp =
 	"    'options ttm pages_limit=N page_pool_size=N' (amdttm with amdgpu-dkms); at most RAM minus\n"
 	"    max(1/8 of RAM, 1 GiB)\n"
 	"With --cmdline, KEY=VALUE are kernel command-line parameters (amdgpu.*, rdnafix.*, ttm.*, amdttm.*),\n"
-	"written through the boot loader; the command line wins over modprobe.d.\n";
+	"written through the boot loader; the command line wins over modprobe.d.\n"
+	"Service key: validate.user=NAME: the user rdnafix-validate.service runs as (a user of /etc/passwd,\n"
+	"not root), written to /etc/systemd/system/rdnafix-validate.service.d/50-rdnactl.conf; unset: the\n"
+	"service no longer starts.\n";
 
 constexpr const char *kExitCodes =
 	"Exit codes: 0 done or nothing to do, 1 done but a conflict keeps a value from taking effect after the\n"
@@ -75,7 +78,8 @@ int run_set_or_unset(const ConfigArgs &a, bool set)
 		std::cerr << "Run 'rdnactl config " << (set ? "set" : "unset") << " --help' for the keys.\n";
 		return 2;
 	}
-	return config::apply_changes(o, parsed.modules, parsed.cmdline, std::cout, std::cerr);
+	return config::apply_changes(o, parsed.modules, parsed.cmdline, parsed.services, std::cout, std::cerr,
+				     config::default_planners());
 }
 
 void add_common(CLI::App &sub, ConfigArgs &a, bool writes)
@@ -139,6 +143,7 @@ void add_config_command(CLI::App &app, int *rc)
 			set ? "  sudo rdnactl config set noretry=1 targets=rdna1,rdna2 mtype_sysmem=nc\n"
 			      "  sudo rdnactl config set ttm-limit=96G\n"
 			      "  sudo rdnactl config set --cmdline amdgpu.noretry=1\n"
+			      "  sudo rdnactl config set validate.user=alice\n"
 			      "  rdnactl config set --dry-run amdgpu.lockup_timeout=10000,60000,10000,10000"
 			    : "  sudo rdnactl config unset noretry targets\n"
 			      "  sudo rdnactl config unset ttm-limit\n"

@@ -11,7 +11,7 @@ namespace rdnafix {
 void add_history_command(CLI::App &app, int *rc)
 {
 	auto o = std::make_shared<validate::HistoryOptions>();
-	auto *sub = app.add_subcommand("history", "List validation runs and flag regressions between kernel releases");
+	auto *sub = app.add_subcommand("history", "List validation runs and name what changed between their stacks");
 	sub->add_flag("--json", o->json, "Print as JSON");
 	sub->add_option("--history-db", o->history_db, "History database (default as for validate)")
 		->check(non_empty("a database file"));

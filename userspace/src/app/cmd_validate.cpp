@@ -19,7 +19,14 @@ void add_validate_command(CLI::App &app, int *rc)
 	auto *cs = sub->add_option("--case", o->cases, "Run only this case (repeatable; --list shows the names)");
 	cs->excludes(quick)->excludes(full);
 	sub->add_flag("--list", o->list, "List the cases and exit");
-	sub->add_flag("--json", o->json, "Print the results as JSON");
+	auto *json = sub->add_flag("--json", o->json, "Print the results as JSON");
+	sub->add_flag("--if-stack-changed", o->if_stack_changed,
+		      "Run only when the stack (kernel, driver parameters, runtime, PyTorch, environment, devices) "
+		      "differs from the last recorded run; else print one line and exit 0");
+	sub->add_flag("--brief", o->brief,
+		      "Print exactly one line: new stack or not (what changed), the verdict, the run recorded "
+		      "(for the journal)")
+		->excludes(json);
 	sub->add_option("--timeout", o->timeout, "Seconds a case may run before SIGTERM (default 120)")
 		->check(finite_range(0.1, 86400.0));
 	sub->add_option("--kill-grace", o->grace, "Seconds between SIGTERM and SIGKILL (default 5)")
@@ -37,6 +44,9 @@ void add_validate_command(CLI::App &app, int *rc)
 	sub->add_option("--device", o->device, "Device index (default 0)")->check(CLI::Range(0, 63));
 	sub->add_option("--api", o->api, "GPU runtime: hip or cuda (default: HIP, then CUDA)")
 		->check(CLI::IsMember({"hip", "cuda"}));
+	sub->footer("Exit codes: 0 every case passed, or --if-stack-changed found the stack unchanged (nothing run);\n"
+		    "1 a case failed, crashed, hung or errored; 2 the GPU cases could not run (no GPU runtime:\n"
+		    "recorded as a not-run run unless --no-history), or bad input.\nSee rdnactl(1).");
 	sub->callback([o, rc] { *rc = validate::run_validate(*o); });
 }
 

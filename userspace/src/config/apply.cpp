@@ -6,6 +6,7 @@
 #include "config/keys.hpp"
 #include "config/owned_file.hpp"
 #include "config/report.hpp"
+#include "config/service_dropin.hpp"
 #include "io/process.hpp"
 #include "machine/collect.hpp"
 
@@ -121,6 +122,162 @@ int run_transaction(Report &r, io::RootWriter &w, const ApplyOptions &o, std::os
 	return finish(r, o, out, err, outcome(r));
 }
 
+// The owned modprobe.d file, the initramfs and the boot loader for `mods`
+// and `cmdline`, into `r`; an exit code when nothing may be written.
+std::optional<int> plan_boot(Report &r, io::RootWriter &w, const ApplyOptions &o, const machine::Snapshot &s,
+			     const std::vector<ModuleChange> &mods, const std::vector<CmdlineChange> &cmdline,
+			     const Planners &p)
+{
+	io::WriteError re;
+	auto cur = w.read(kOwned, &re);
+	if (!re.message.empty()) {
+		r.errors.push_back(re.message);
+		return 2;
+	}
+	const std::optional<std::string> old_text = cur ? std::optional(cur->content) : std::nullopt;
+	const OwnedFile owned = parse_owned(old_text.value_or(""), kOwned);
+	for (const auto &f : owned.foreign)
+		r.errors.push_back(
+			fmt::format("{}:{}: '{}' was not written by rdnactl; rdnactl rewrites this file whole "
+				    "and will not drop or keep a line it cannot check: move it to a file of "
+				    "your own in /etc/modprobe.d (rdnactl never edits other files) or delete it",
+				    kOwned, f.line, f.text));
+	if (!r.errors.empty())
+		return 2;
+	// The whole resulting file is checked: a hand-edited value that stays is refused too.
+	const auto values = apply_to(owned.values, mods);
+	auto whole = check_module_changes(values, s);
+	if (!whole.ok()) {
+		for (const auto &e : whole.errors)
+			r.errors.push_back(fmt::format("{} (in {}; set or unset it)", e, kOwned));
+		return 2;
+	}
+	if (p.native_way)
+		if (auto native = p.native_way(s, modprobe_lines(values), cmdline)) {
+			r.refusal = *native;
+			return 2;
+		}
+	const std::optional<std::string> new_text = render_owned(values);
+	const bool modprobe_changed = new_text != old_text;
+	if (!add_file(r, w, FileChange{kOwned, new_text, 0644}))
+		return 2;
+	if (modprobe_changed && !owned.comments.empty())
+		r.notes.push_back(
+			fmt::format("the comments of the hand-edited {} are not kept (the previous version is "
+				    "in the journal: 'rdnactl config undo' restores it)",
+				    kOwned));
+	if (modprobe_changed) {
+		const bool want =
+			std::any_of(values.begin(), values.end(), [](auto &v) { return v.module == "rdnafix"; });
+		if (!p.initramfs) {
+			r.errors.push_back("internal error: apply_changes() was given no initramfs planner");
+			return 2;
+		}
+		Plan ip = p.initramfs(s, want, true);
+		for (const auto &f : ip.files)
+			if (!add_file(r, w, f))
+				return 2;
+		add_plan(r, ip, CommandKind::initramfs, o.no_initramfs);
+		if (o.no_initramfs && !ip.commands.empty())
+			for (const auto &c : ip.commands)
+				r.warnings.push_back(
+					fmt::format("--no-initramfs: the initramfs is now stale (it holds the "
+						    "old configuration); before rebooting run: {}",
+						    shell_words(c.argv)));
+		r.notes.push_back("module options are read when the module loads: reboot to put them in effect");
+	}
+	if (!cmdline.empty()) {
+		if (!p.cmdline) {
+			r.errors.push_back("internal error: apply_changes() was given no boot-loader planner");
+			return 2;
+		}
+		Plan bp = p.cmdline(s, cmdline);
+		if (bp.refusal) {
+			r.refusal = *bp.refusal;
+			return 2;
+		}
+		for (const auto &f : bp.files)
+			if (!add_file(r, w, f))
+				return 2;
+		add_plan(r, bp, CommandKind::bootloader, false);
+	}
+	std::vector<ModuleChange> unset;
+	for (const auto &m : mods)
+		if (!m.value)
+			unset.push_back(m);
+	r.conflicts = find_conflicts(s, values, unset, cmdline);
+	return std::nullopt;
+}
+
+// validate.user: the name against the root's etc/passwd (errors into `r`).
+void check_services(Report &r, const io::RootWriter &w, const std::vector<ServiceChange> &services)
+{
+	const std::string where =
+		w.root() == "/" ? fmt::format("/{}", kPasswdFile) : fmt::format("{}/{}", w.root(), kPasswdFile);
+	for (const auto &c : services) {
+		if (c.key != kValidateUserKey) {
+			r.errors.push_back(
+				fmt::format("{} is not a service key rdnactl config manages (validate.user)", c.key));
+			continue;
+		}
+		if (!c.value)
+			continue;
+		io::WriteError e;
+		const auto passwd = w.read(kPasswdFile, &e);
+		if (!e.message.empty())
+			r.errors.push_back(
+				fmt::format("validate.user={}: cannot read {}: {}", *c.value, where, e.message));
+		else if (auto bad = check_validate_user(*c.value, passwd ? passwd->content : "", where))
+			r.errors.push_back(*bad);
+	}
+}
+
+// The drop-in of rdnafix-validate.service for `services`, into `r`; an exit
+// code when nothing may be written.
+std::optional<int> plan_services(Report &r, io::RootWriter &w, const std::vector<ServiceChange> &services)
+{
+	const std::string path(kValidateDropin);
+	io::WriteError e;
+	const auto cur = w.read(path, &e);
+	if (!e.message.empty()) {
+		r.errors.push_back(e.message);
+		return 2;
+	}
+	const std::optional<std::string> old_text = cur ? std::optional(cur->content) : std::nullopt;
+	const ValidateDropin d = parse_validate_dropin(old_text.value_or(""));
+	for (const auto &f : d.foreign)
+		r.errors.push_back(
+			fmt::format("{}:{}: '{}' was not written by rdnactl; rdnactl rewrites this file whole "
+				    "and will not drop or keep a line it cannot check: put your own settings "
+				    "in another drop-in ('systemctl edit {}') or delete the line",
+				    path, f.line, f.text, kValidateUnit));
+	if (!r.errors.empty())
+		return 2;
+	std::optional<std::string> user = d.user;
+	for (const auto &c : services)
+		user = c.value;
+	std::vector<std::string> groups;
+	if (user) {
+		const auto group = w.read(kGroupFile, &e);
+		if (!e.message.empty()) {
+			r.errors.push_back(e.message);
+			return 2;
+		}
+		groups = device_groups(group ? group->content : "");
+	}
+	const std::optional<std::string> new_text = render_validate_dropin(user, groups);
+	if (!add_file(r, w, FileChange{path, new_text, 0644}))
+		return 2;
+	if (new_text != old_text) {
+		r.notes.push_back(validate_dropin_note(user.has_value()));
+		if (!d.comments.empty())
+			r.notes.push_back(fmt::format("the comments of the hand-edited {} are not kept (the previous "
+						      "version is in the journal: 'rdnactl config undo' restores it)",
+						      path));
+	}
+	return std::nullopt;
+}
+
 } // namespace
 
 int apply_changes(const ApplyOptions &o, const std::vector<ModuleChange> &mods,
@@ -131,6 +288,13 @@ int apply_changes(const ApplyOptions &o, const std::vector<ModuleChange> &mods,
 
 int apply_changes(const ApplyOptions &o, const std::vector<ModuleChange> &mods,
 		  const std::vector<CmdlineChange> &cmdline, std::ostream &out, std::ostream &err, const Planners &p)
+{
+	return apply_changes(o, mods, cmdline, {}, out, err, p);
+}
+
+int apply_changes(const ApplyOptions &o, const std::vector<ModuleChange> &mods,
+		  const std::vector<CmdlineChange> &cmdline, const std::vector<ServiceChange> &services,
+		  std::ostream &out, std::ostream &err, const Planners &p)
 {
 	Report r = start_report(o, "apply");
 	io::RootWriter w(o.root);
@@ -150,6 +314,7 @@ int apply_changes(const ApplyOptions &o, const std::vector<ModuleChange> &mods,
 	r.errors.insert(r.errors.end(), checked_cl.errors.begin(), checked_cl.errors.end());
 	r.warnings = checked.warnings;
 	r.warnings.insert(r.warnings.end(), checked_cl.warnings.begin(), checked_cl.warnings.end());
+	check_services(r, w, services);
 	if (!r.errors.empty())
 		return finish(r, o, out, err, 2);
 
@@ -160,84 +325,12 @@ int apply_changes(const ApplyOptions &o, const std::vector<ModuleChange> &mods,
 		r.errors.push_back(not_root_message(o));
 		return finish(r, o, out, err, 2);
 	}
-	io::WriteError re;
-	auto cur = w.read(kOwned, &re);
-	if (!re.message.empty()) {
-		r.errors.push_back(re.message);
-		return finish(r, o, out, err, 2);
-	}
-	const std::optional<std::string> old_text = cur ? std::optional(cur->content) : std::nullopt;
-	const OwnedFile owned = parse_owned(old_text.value_or(""), kOwned);
-	for (const auto &f : owned.foreign)
-		r.errors.push_back(
-			fmt::format("{}:{}: '{}' was not written by rdnactl; rdnactl rewrites this file whole "
-				    "and will not drop or keep a line it cannot check: move it to a file of "
-				    "your own in /etc/modprobe.d (rdnactl never edits other files) or delete it",
-				    kOwned, f.line, f.text));
-	if (!r.errors.empty())
-		return finish(r, o, out, err, 2);
-	// The whole resulting file is checked: a hand-edited value that stays is refused too.
-	const auto values = apply_to(owned.values, mods);
-	auto whole = check_module_changes(values, s);
-	if (!whole.ok()) {
-		for (const auto &e : whole.errors)
-			r.errors.push_back(fmt::format("{} (in {}; set or unset it)", e, kOwned));
-		return finish(r, o, out, err, 2);
-	}
-	if (p.native_way)
-		if (auto native = p.native_way(s, modprobe_lines(values), cmdline)) {
-			r.refusal = *native;
-			return finish(r, o, out, err, 2);
-		}
-	const std::optional<std::string> new_text = render_owned(values);
-	const bool modprobe_changed = new_text != old_text;
-	if (!add_file(r, w, FileChange{kOwned, new_text, 0644}))
-		return finish(r, o, out, err, 2);
-	if (modprobe_changed && !owned.comments.empty())
-		r.notes.push_back(
-			fmt::format("the comments of the hand-edited {} are not kept (the previous version is "
-				    "in the journal: 'rdnactl config undo' restores it)",
-				    kOwned));
-	if (modprobe_changed) {
-		const bool want =
-			std::any_of(values.begin(), values.end(), [](auto &v) { return v.module == "rdnafix"; });
-		if (!p.initramfs) {
-			r.errors.push_back("internal error: apply_changes() was given no initramfs planner");
-			return finish(r, o, out, err, 2);
-		}
-		Plan ip = p.initramfs(s, want, true);
-		for (const auto &f : ip.files)
-			if (!add_file(r, w, f))
-				return finish(r, o, out, err, 2);
-		add_plan(r, ip, CommandKind::initramfs, o.no_initramfs);
-		if (o.no_initramfs && !ip.commands.empty())
-			for (const auto &c : ip.commands)
-				r.warnings.push_back(
-					fmt::format("--no-initramfs: the initramfs is now stale (it holds the "
-						    "old configuration); before rebooting run: {}",
-						    shell_words(c.argv)));
-		r.notes.push_back("module options are read when the module loads: reboot to put them in effect");
-	}
-	if (!cmdline.empty()) {
-		if (!p.cmdline) {
-			r.errors.push_back("internal error: apply_changes() was given no boot-loader planner");
-			return finish(r, o, out, err, 2);
-		}
-		Plan bp = p.cmdline(s, cmdline);
-		if (bp.refusal) {
-			r.refusal = *bp.refusal;
-			return finish(r, o, out, err, 2);
-		}
-		for (const auto &f : bp.files)
-			if (!add_file(r, w, f))
-				return finish(r, o, out, err, 2);
-		add_plan(r, bp, CommandKind::bootloader, false);
-	}
-	std::vector<ModuleChange> unset;
-	for (const auto &m : mods)
-		if (!m.value)
-			unset.push_back(m);
-	r.conflicts = find_conflicts(s, values, unset, cmdline);
+	if (!mods.empty() || !cmdline.empty() || services.empty())
+		if (const auto rc = plan_boot(r, w, o, s, mods, cmdline, p))
+			return finish(r, o, out, err, *rc);
+	if (!services.empty())
+		if (const auto rc = plan_services(r, w, services))
+			return finish(r, o, out, err, *rc);
 
 	if (r.files.empty()) {
 		r.nothing_to_do = true;

@@ -20,7 +20,8 @@
 //     value from being in effect after the reboot (another modprobe.d file
 //     read later, or the kernel command line), or --no-initramfs left the
 //     initramfs stale;
-//   2 nothing written: invalid key or value, a hand-edited owned file with
+//   2 nothing written: invalid key or value (validate.user: not a user of
+//     the root's /etc/passwd, root, nobody), a hand-edited owned file with
 //     foreign lines, an immutable system, not root (without --dry-run), an
 //     unusable --root;
 //   3 a write or a command failed; the transaction was rolled back.
@@ -63,10 +64,16 @@ struct Planners {
 Planners default_planners();
 
 // Collects the machine below o.root, then runs the sequence above.
+// `services` (validate.user) go to the drop-in of rdnafix-validate.service
+// (service_dropin.hpp), in the same transaction; with service changes only,
+// the modprobe.d file and the boot planners are not touched.
 int apply_changes(const ApplyOptions &o, const std::vector<ModuleChange> &mods,
 		  const std::vector<CmdlineChange> &cmdline, std::ostream &out, std::ostream &err);
 int apply_changes(const ApplyOptions &o, const std::vector<ModuleChange> &mods,
 		  const std::vector<CmdlineChange> &cmdline, std::ostream &out, std::ostream &err, const Planners &p);
+int apply_changes(const ApplyOptions &o, const std::vector<ModuleChange> &mods,
+		  const std::vector<CmdlineChange> &cmdline, const std::vector<ServiceChange> &services,
+		  std::ostream &out, std::ostream &err, const Planners &p);
 
 // `config undo`: restore the files of the newest transaction, re-run its
 // commands (initramfs ones skipped with --no-initramfs), drop it.  An empty

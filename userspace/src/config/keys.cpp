@@ -3,6 +3,8 @@
 // own parser.
 #include "config/keys.hpp"
 
+#include "config/service_dropin.hpp"
+
 #include "rdnafix_policy.h"
 
 #include <algorithm>
@@ -171,7 +173,7 @@ std::string key_list()
 {
 	return "noretry, vm_fragment_size, mtype_sysmem, mtype_vram, targets, exclude, dry_run, strict (rdnafix, "
 	       "also as rdnafix.KEY), amdgpu.noretry, amdgpu.vm_fragment_size, amdgpu.lockup_timeout, "
-	       "amdgpu.gttsize, ttm-limit (or ttm.pages_limit, ttm.page_pool_size, amdttm.*)";
+	       "amdgpu.gttsize, ttm-limit (or ttm.pages_limit, ttm.page_pool_size, amdttm.*), validate.user";
 }
 
 // "noretry" -> rdnafix/noretry, "amdgpu.noretry" -> amdgpu/noretry.
@@ -231,6 +233,14 @@ Parsed parse_words(const std::vector<std::string> &words, bool cmdline, bool set
 				continue;
 			}
 			p.cmdline.push_back(CmdlineChange{param, value});
+			continue;
+		}
+		if (key == kValidateUserKey) {
+			if (!seen.insert(key).second) {
+				p.errors.push_back(fmt::format("'{}': {} is given twice", w, key));
+				continue;
+			}
+			p.services.push_back(ServiceChange{key, value});
 			continue;
 		}
 		if (normalize(key) == "ttm_limit") {

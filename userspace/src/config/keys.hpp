@@ -48,12 +48,14 @@ Checked check_cmdline_changes(const std::vector<CmdlineChange> &changes, const m
 
 // The words of `config set KEY=VALUE...` / `config unset KEY...`:
 //   noretry=1 | rdnafix.noretry=1 | amdgpu.noretry=1 | ttm-limit=96G (ttm
-//   or amdttm, pages_limit and page_pool_size) | ttm.pages_limit=N.
+//   or amdttm, pages_limit and page_pool_size) | ttm.pages_limit=N |
+//   validate.user=NAME (the drop-in of rdnafix-validate.service).
 // With `cmdline`, each word is a kernel parameter (amdgpu.noretry=1).
 // Values are not checked here (check_*_changes does that).
 struct Parsed {
 	std::vector<ModuleChange> modules;
 	std::vector<CmdlineChange> cmdline;
+	std::vector<ServiceChange> services; // validate.user (not with `cmdline`)
 	std::vector<std::string> errors;
 };
 Parsed parse_set_words(const std::vector<std::string> &words, bool cmdline, const machine::Snapshot &s);

@@ -4,6 +4,8 @@
 #include "config/conflicts.hpp"
 #include "config/keys.hpp"
 #include "config/owned_file.hpp"
+#include "config/service_dropin.hpp"
+#include "io/atomic_file.hpp"
 #include "machine/collect.hpp"
 #include "machine/settings.hpp"
 
@@ -86,6 +88,10 @@ int show_config(const ShowOptions &o, std::ostream &out, std::ostream &err)
 				ModuleChange{std::string(k.module), std::string(k.name), r.set->modprobe->value});
 		rows.push_back(std::move(r));
 	}
+	// validate.user: the drop-in of rdnafix-validate.service (read only).
+	io::WriteError de;
+	const auto dropin_file = io::RootWriter(o.root).read(kValidateDropin, &de);
+	const ValidateDropin dropin = parse_validate_dropin(dropin_file ? dropin_file->content : "");
 	const auto conflicts = find_conflicts(s, owned_values, {}, {});
 	const bool remains = std::any_of(conflicts.begin(), conflicts.end(), [](const auto &x) { return x.remains; });
 	const bool present = std::any_of(s.boot.owned.begin(), s.boot.owned.end(),
@@ -115,6 +121,12 @@ int show_config(const ShowOptions &o, std::ostream &out, std::ostream &err)
 						  {"source", x.source},
 						  {"remains", x.remains},
 						  {"why", x.why}});
+		j["service"] = {{"key", kValidateUserKey},
+				{"file", fmt::format("/{}", kValidateDropin)},
+				{"present", dropin_file.has_value()},
+				{"user", opt(dropin.user)},
+				{"groups", dropin.groups},
+				{"error", de.message.empty() ? nullptr : nlohmann::json(de.message)}};
 		out << j.dump(2) << "\n";
 		return remains ? 1 : 0;
 	}
@@ -143,6 +155,13 @@ int show_config(const ShowOptions &o, std::ostream &out, std::ostream &err)
 					 : "the module's default");
 		blank = true;
 	}
+	if (!de.message.empty())
+		fmt::print(out, "\n{:<24} cannot read /{}: {}\n", kValidateUserKey, kValidateDropin, de.message);
+	else if (dropin.user)
+		fmt::print(out, "\n{:<24} {} (/{}): {} runs as {}\n", kValidateUserKey, *dropin.user, kValidateDropin,
+			   kValidateUnit, *dropin.user);
+	else
+		fmt::print(out, "\n{:<24} - ({} does not start without it)\n", kValidateUserKey, kValidateUnit);
 	if (!conflicts.empty())
 		fmt::print(out, "\n");
 	for (const auto &x : conflicts)

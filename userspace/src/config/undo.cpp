@@ -4,7 +4,10 @@
 
 #include "config/execute.hpp"
 #include "config/report.hpp"
+#include "config/service_dropin.hpp"
 #include "io/process.hpp"
+
+#include <algorithm>
 
 #include <fmt/format.h>
 
@@ -89,7 +92,15 @@ int undo_last(const ApplyOptions &o, std::ostream &out, std::ostream &err)
 					       e->message));
 		return finish(r, o, out, err, 3);
 	}
-	r.notes.push_back("module options are read when the module loads: reboot to put the restored ones in effect");
+	const bool dropin =
+		std::any_of(r.files.begin(), r.files.end(), [](const auto &f) { return f.path == kValidateDropin; });
+	if (dropin)
+		r.notes.push_back(validate_dropin_note(std::any_of(r.files.begin(), r.files.end(), [](const auto &f) {
+			return f.path == kValidateDropin && f.after;
+		})));
+	if (!dropin || r.files.size() > 1)
+		r.notes.push_back(
+			"module options are read when the module loads: reboot to put the restored ones in effect");
 	return finish(r, o, out, err, done_code);
 }
 

@@ -174,7 +174,7 @@ struct Regression {
 	double drop = 0;                     // fraction, 0.25 = 25 % slower
 	std::vector<StackChange> changes;    // from_run's stack -> to_run's; empty: the same stack
 	// "conv.a: pass -> fail after kernel 6.1 → 6.12 (runs 2 -> 3)",
-	// "conv.a: pass -> fail on the same stack (runs 2 -> 3)".
+	// "conv.a: pass -> fail on the same stack (runs 2 -> 3)" (terminal-safe).
 	std::string describe() const;
 };
 

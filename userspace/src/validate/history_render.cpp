@@ -141,7 +141,7 @@ std::string render_history(const std::vector<StoredRun> &runs, const std::vector
 	} else {
 		out += fmt::format("{} regression(s):\n", regressions.size());
 		for (const auto &g : regressions)
-			out += "  " + safe(g.describe()) + "\n";
+			out += "  " + g.describe() + "\n"; // terminal-safe already
 	}
 	return out;
 }

@@ -58,7 +58,7 @@ int list_cases()
 
 // Probes the GPU runtime in the case worker (loading it may crash or hang) and
 // records what it found in `run`; nullopt when the GPU cases can run, else the exit code.
-std::optional<int> probe_gpu(const ValidateOptions &o, RunInfo &run, CaseRunner &runner)
+std::optional<int> probe_gpu(const ValidateOptions &o, RunInfo &run, CaseRunner &runner, const StackCheck &stack)
 {
 	const double timeout_s = std::min(o.timeout, 120.0);
 	const auto out = runner.probe(ProbeRequest{o.api}, timeout_s);
@@ -72,16 +72,16 @@ std::optional<int> probe_gpu(const ValidateOptions &o, RunInfo &run, CaseRunner 
 	if (!reply) {
 		const auto r = classify_child("probe", out, timeout_s);
 		return report_not_run(o, run, "probe_failed", "probing the GPU runtime failed: " + r.reason,
-				      out.output_tail);
+				      out.output_tail, stack);
 	}
 	if (reply->state != ProbeReply::State::ok)
 		return report_not_run(o, run, probe_state_name(reply->state), "cannot run the GPU cases.",
-				      reply->report);
+				      reply->report, stack);
 	run.device = reply->device;
 	run.api = reply->api;
 	run.runtime_version = reply->runtime_version;
 	run.driver_version = reply->driver_version;
-	if (!o.json)
+	if (!o.json && !o.brief)
 		std::cout << reply->report << "\n";
 	return std::nullopt;
 }
@@ -127,12 +127,28 @@ int run_validate(const ValidateOptions &o)
 		run.selection = std::string(o.full ? "full" : "quick") + (o.torch ? "+torch" : "");
 	}
 
+	// The stack before the GPU runtime is touched: an unchanged one costs no probe.
+	StackCheck stack;
+	if (o.if_stack_changed || o.brief)
+		stack = load_stack_check(o, run.stack);
+	if (o.if_stack_changed && stack.same) {
+		if (o.json)
+			std::cout << json_text({{"exit_code", 0},
+						{"stack_unchanged",
+						 {{"since_run", stack.last->id},
+						  {"since", stack.last->info.started_at},
+						  {"stack_key", run.stack.key()}}}});
+		else
+			std::cout << unchanged_line(*stack.last) << std::endl;
+		return 0;
+	}
+
 	bool gpu = false;
 	for (const auto *c : cases)
 		gpu = gpu || needs_gpu(c->kind);
 	CaseRunner runner(o, io::self_exe());
 	if (gpu)
-		if (const auto rc = probe_gpu(o, run, runner))
+		if (const auto rc = probe_gpu(o, run, runner, stack))
 			return *rc;
 
 	// the progress line rewrites itself with \r and an erase sequence: only on a
@@ -149,7 +165,7 @@ int run_validate(const ValidateOptions &o)
 	if (tty)
 		std::cerr << "\r\033[K" << std::flush;
 
-	return finish_validate(o, run, results);
+	return finish_validate(o, run, results, stack);
 }
 
 } // namespace rdnafix::validate

@@ -27,7 +27,8 @@ std::string safe_lines(const std::string &text)
 
 } // namespace
 
-std::string record_history(const ValidateOptions &o, const RunInfo &run, const std::vector<CaseResult> &results)
+std::optional<std::int64_t> record_history(const ValidateOptions &o, const RunInfo &run,
+					   const std::vector<CaseResult> &results)
 {
 	const std::string path = history_path(o.history_db);
 	try {
@@ -38,8 +39,7 @@ std::string record_history(const ValidateOptions &o, const RunInfo &run, const s
 		if (!dir.empty())
 			std::filesystem::create_directories(dir);
 		History h(path);
-		const auto id = h.record(run, results);
-		return fmt::format("recorded as run {} in {}", id, path);
+		return h.record(run, results);
 	} catch (const SQLite::Exception &e) { // e.g. a table missing from a damaged file
 		std::cerr << "rdnactl validate: warning: history not recorded in " << core::terminal_safe(path) << ": "
 			  << core::terminal_safe(e.what()) << std::endl;
@@ -47,33 +47,66 @@ std::string record_history(const ValidateOptions &o, const RunInfo &run, const s
 		std::cerr << "rdnactl validate: warning: history not recorded: " << core::terminal_safe(e.what())
 			  << std::endl;
 	}
-	return {};
+	return std::nullopt;
 }
 
-int finish_validate(const ValidateOptions &o, const RunInfo &run, const std::vector<CaseResult> &results)
+StackCheck load_stack_check(const ValidateOptions &o, const Stack &now)
+{
+	const std::string path = history_path(o.history_db);
+	std::error_code ec;
+	if (path.empty() || !std::filesystem::exists(path, ec))
+		return check_stack({}, now);
+	try {
+		auto h = History::open_read_only(path);
+		return check_stack(h.runs(), now);
+	} catch (const std::exception &e) { // SQLite::Exception is one
+		std::cerr << "rdnactl validate: warning: cannot read the history in " << core::terminal_safe(path)
+			  << " to compare the stack (validating as a new stack): " << core::terminal_safe(e.what())
+			  << std::endl;
+	}
+	return check_stack({}, now);
+}
+
+int finish_validate(const ValidateOptions &o, const RunInfo &run, const std::vector<CaseResult> &results,
+		    const StackCheck &stack)
 {
 	if (o.json)
 		std::cout << json_text(render_json(run, results));
-	else
+	else if (!o.brief)
 		std::cout << render_table(results) << render_findings(results);
 	std::cout.flush();
+	std::optional<std::int64_t> id;
 	if (!o.no_history) {
-		const std::string msg = record_history(o, run, results);
-		if (!o.json && !msg.empty())
-			std::cout << core::terminal_safe(msg) << "\n";
+		id = record_history(o, run, results);
+		if (id && !o.json && !o.brief)
+			std::cout << core::terminal_safe(
+					     fmt::format("recorded as run {} in {}", *id, history_path(o.history_db)))
+				  << "\n";
 	}
+	if (o.brief)
+		std::cout << brief_line(stack, results_text(results), id) << std::endl;
 	return exit_code_for(results);
 }
 
-int report_not_run(const ValidateOptions &o, const RunInfo &run, const std::string &reason, const std::string &headline,
-		   const std::string &report)
+int report_not_run(const ValidateOptions &o, RunInfo run, const std::string &reason, const std::string &headline,
+		   const std::string &report, const StackCheck &stack)
 {
-	std::cerr << "rdnactl validate: " << headline << "\n" << safe_lines(report.empty() ? "(no report)" : report);
+	run.not_run = reason;
+	if (!o.brief)
+		std::cerr << "rdnactl validate: " << headline << "\n"
+			  << safe_lines(report.empty() ? "(no report)" : report) << std::flush;
+	const std::optional<std::int64_t> id = o.no_history ? std::nullopt : record_history(o, run, {});
 	if (o.json) {
 		auto j = render_json(run, {});
 		j["exit_code"] = 2;
 		j["not_run"] = {{"reason", reason}, {"message", headline}, {"report", report}};
 		std::cout << json_text(j);
+	} else if (o.brief) {
+		std::cout << brief_line(stack, "not run: " + not_run_text(reason), id) << std::endl;
+	} else if (id) {
+		std::cout << core::terminal_safe(fmt::format("not run ({}): recorded as run {} in {}", reason, *id,
+							     history_path(o.history_db)))
+			  << "\n";
 	}
 	return 2;
 }
