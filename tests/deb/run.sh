@@ -181,6 +181,9 @@ check "deb_files_dkms_source (/usr/src/rdnafix-$kver/dkms.conf says $kver)" \
 	grep -qx "PACKAGE_VERSION=\"$kver\"" "$root/usr/src/rdnafix-$kver/dkms.conf"
 check "deb_files_softdep (/lib/modprobe.d/rdnafix.conf: softdep amdgpu pre: rdnafix, no options)" sh -c \
 	"grep -qx 'softdep amdgpu pre: rdnafix' '$root/lib/modprobe.d/rdnafix.conf' && ! grep -q '^options' '$root/lib/modprobe.d/rdnafix.conf'"
+# the postinst dates the softdep at its installation (rdnactl status compares it with the boot time)
+check "deb_softdep_dated_install (mtime of /lib/modprobe.d/rdnafix.conf >= the upgrade's start)" \
+	test "$(stat -c %Y "$root/lib/modprobe.d/rdnafix.conf")" -ge "$t_inst"
 # rdnactl status reads the packaged softdep: its findings about rdnafix with
 # the file differ from those with the file moved aside (the module is built
 # for the image's kernel, but the kernel running the chroot is the host's)
@@ -229,7 +232,11 @@ snapshot >"$work/after"
 # dkms makes a module signing key on its first build (/var/lib/dkms/mok.*):
 # dkms's own state, kept for every later module (and possibly enrolled in
 # the firmware), not the package's; allowed here.
-left=$(diff "$work/before" "$work/after" | grep '^[<>]' | grep -vE '^> f [0-9]+ \./var/lib/dkms/mok\.(key|pub)$')
+mok='^> f [0-9]+ \./var/lib/dkms/mok\.(key|pub)$'
+diffs=$(diff "$work/before" "$work/after" | grep '^[<>]')
+allowed=$(grep -E "$mok" <<<"$diffs")
+left=$(grep -vE "$mok" <<<"$diffs")
+[[ -n $allowed ]] && log "allowed (dkms's signing key): $(tr '\n' ' ' <<<"$allowed")"
 if [[ -z $left ]]; then
 	pass "deb_purge_nothing_left (file list, /etc contents and dpkg state equal the snapshot before install)"
 else
