@@ -206,7 +206,7 @@ upgrade-6.1 | upgrade-6.12)
 	assert_params "$(cat "$conf/params")"
 	wait_validate
 	if [[ $phase == upgrade-6.1 ]]; then
-		assert_validate_line "new stack.*not run: no GPU runtime; recorded as run 1\$"
+		assert_validate_line "(first recorded stack|new stack).*: not run: no GPU runtime; recorded as run 1\$"
 	else
 		assert_validate_line "new stack \(.*\).*not run: no GPU runtime; recorded as run 2\$" \
 			"kernel $(cat "$conf/kver-old") → $kver"
