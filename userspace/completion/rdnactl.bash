@@ -12,7 +12,7 @@ _rdnactl_options()
 {
     case $1 in
         "")           echo "--help --version" ;;
-        status)       echo "$_rdnactl_machine --json --no-coverage --color --help" ;;
+        status)       echo "$_rdnactl_machine --format --json --output --no-coverage --color --help" ;;
         env)          echo "$_rdnactl_machine --shell --help" ;;
         coverage)     echo "$_rdnactl_machine --python --gfx --no-system --json --stats --help" ;;
         explain)      echo "--pid $_rdnactl_machine --json --list --no-coverage --help" ;;
@@ -57,9 +57,10 @@ _rdnactl()
 
     case $prev in
         --root)  COMPREPLY=($(compgen -d -- "$cur")); return ;;
-        --env|--python|--history-db) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        --env|--python|--history-db|--output) COMPREPLY=($(compgen -f -- "$cur")); return ;;
         --user)  COMPREPLY=($(compgen -u -- "$cur")); return ;;
         --color) COMPREPLY=($(compgen -W "auto always never" -- "$cur")); return ;;
+        --format) COMPREPLY=($(compgen -W "text json prometheus" -- "$cur")); return ;;
         --shell) COMPREPLY=($(compgen -W "sh fish" -- "$cur")); return ;;
         --api)   COMPREPLY=($(compgen -W "hip cuda" -- "$cur")); return ;;
         --pid)   COMPREPLY=($(compgen -W "$(ps -eo pid= 2>/dev/null)" -- "$cur")); return ;;

@@ -16,6 +16,8 @@ namespace {
 struct StatusArgs {
 	app::MachineArgs machine;
 	bool json = false;
+	std::string format = "text";
+	std::string output;
 	bool no_coverage = false;
 	std::string colour = "auto";
 };
@@ -24,7 +26,10 @@ status::StatusOptions status_options(const StatusArgs &a)
 {
 	status::StatusOptions o;
 	o.machine = app::collect_options(a.machine);
-	o.json = a.json;
+	o.format = a.json || a.format == "json" ? status::Format::json
+		   : a.format == "prometheus"   ? status::Format::prometheus
+						: status::Format::text;
+	o.output = a.output;
 	o.coverage = !a.no_coverage;
 	o.colour = a.colour == "always"  ? status::ColourMode::always
 		   : a.colour == "never" ? status::ColourMode::never
@@ -44,7 +49,17 @@ void add_status_command(CLI::App &app, int *rc)
 	auto *sub = app.add_subcommand("status", "Report GPUs, driver, rdnafix module, access and environment, with "
 						 "findings (checks: rdnactl(1), CHECKS)");
 	app::add_machine_options(*sub, args->machine);
-	sub->add_flag("--json", args->json, "Print JSON (schema_version 1) instead of text");
+	auto *format =
+		sub->add_option("--format", args->format,
+				"Output format: text (the report), json (schema_version 1), prometheus (text "
+				"exposition format 0.0.4 for node_exporter's textfile collector; rdnactl(1), METRICS)")
+			->check(CLI::IsMember({"text", "json", "prometheus"}))
+			->type_name("FORMAT");
+	sub->add_flag("--json", args->json, "The same as --format json")->excludes(format);
+	sub->add_option("--output", args->output,
+			"Write the report into FILE instead of stdout, atomically (a temporary file in FILE's "
+			"directory, fsync, rename; mode 0644); the directory must exist")
+		->type_name("FILE");
 	sub->add_flag("--no-coverage", args->no_coverage,
 		      "Skip the code-object scan of the installed PyTorch/ROCm libraries (the Code objects section; "
 		      "rdnactl coverage shows it in full)");

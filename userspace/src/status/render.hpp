@@ -4,6 +4,7 @@
 // through its one spelling function (to_string / severity_name).
 #include "model.hpp"
 #include "status/status.hpp"
+#include "status/validation.hpp"
 
 #include <nlohmann/json.hpp>
 #include <string>
@@ -14,8 +15,25 @@ namespace rdnafix::status {
 inline constexpr int kSchemaVersion = 1;
 
 void to_json(nlohmann::ordered_json &j, const Finding &f);
-nlohmann::ordered_json to_json(const Snapshot &s, const Assessment &a, const std::vector<Finding> &findings);
-std::string render_text(const Snapshot &s, const Assessment &a, const std::vector<Finding> &findings, bool colour);
+nlohmann::ordered_json to_json(const Snapshot &s, const Assessment &a, const std::vector<Finding> &findings,
+			       const LastValidation &v);
+std::string render_text(const Snapshot &s, const Assessment &a, const std::vector<Finding> &findings,
+			const LastValidation &v, bool colour);
+
+// Prometheus text exposition format 0.0.4 (render_prometheus.cpp; the metrics
+// in docs/metrics.md).  `collect_time_s`: when the report was collected.
+std::string render_prometheus(const Snapshot &s, const Assessment &a, const std::vector<Finding> &findings,
+			      const LastValidation &v, std::int64_t collect_time_s);
+// A label value as the exposition format writes it between the quotes:
+// valid UTF-8 (core::utf8_valid), backslash, double quote and line feed escaped.
+std::string prometheus_label_value(std::string_view raw);
+
+// "Last validation on this stack" (render_validation.cpp): the one spelling
+// of a ValidationResult ("pass", "fail", "not_run", "never", "unreadable"),
+// the text section's lines and the `validation` object.
+std::string_view to_string(ValidationResult r);
+std::vector<std::string> validation_lines(const LastValidation &v);
+nlohmann::ordered_json validation_json(const LastValidation &v);
 
 // The Configuration part (render_config.cpp): the `configuration` object and
 // the text section's lines.

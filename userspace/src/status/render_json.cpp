@@ -63,7 +63,8 @@ void to_json(ordered_json &j, const Finding &f)
 	     {"why", f.why},         {"fix", f.fix}};
 }
 
-ordered_json to_json(const Snapshot &s, const Assessment &a, const std::vector<Finding> &findings)
+ordered_json to_json(const Snapshot &s, const Assessment &a, const std::vector<Finding> &findings,
+		     const LastValidation &v)
 {
 	ordered_json j;
 	j["schema_version"] = kSchemaVersion;
@@ -100,6 +101,7 @@ ordered_json to_json(const Snapshot &s, const Assessment &a, const std::vector<F
 	j["coverage"] = coverage_json(a);
 	if (s.kernel_log.source != machine::KernelLogSource::none)
 		j["kernel_log"] = kernel_log_json(s);
+	j["validation"] = validation_json(v);
 
 	j["findings"] = findings;
 	return j;

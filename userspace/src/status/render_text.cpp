@@ -62,7 +62,10 @@ std::string show(const std::optional<T> &v, const std::vector<Unreadable> &u, co
 // One section of the report at a time; `out` collects the lines.
 class Text {
 public:
-	Text(const Snapshot &s, const Assessment &a, bool colour) : s_(s), a_(a), st_{colour} {}
+	Text(const Snapshot &s, const Assessment &a, const LastValidation &v, bool colour)
+	    : s_(s), a_(a), v_(v), st_{colour}
+	{
+	}
 	std::string take() { return std::move(o_); }
 
 	void header();
@@ -74,6 +77,7 @@ public:
 	void environment();
 	void code_objects();
 	void kernel_log();
+	void validation();
 	void findings(const std::vector<Finding> &findings);
 
 private:
@@ -98,6 +102,7 @@ private:
 
 	const Snapshot &s_;
 	const Assessment &a_;
+	const LastValidation &v_;
 	Style st_;
 	std::string o_;
 };
@@ -318,6 +323,14 @@ void Text::kernel_log()
 		line("  " + l);
 }
 
+void Text::validation()
+{
+	line("");
+	head("Validation");
+	for (const auto &l : validation_lines(v_))
+		line(l);
+}
+
 void Text::findings(const std::vector<Finding> &findings)
 {
 	line("");
@@ -340,9 +353,10 @@ void Text::findings(const std::vector<Finding> &findings)
 
 } // namespace
 
-std::string render_text(const Snapshot &s, const Assessment &a, const std::vector<Finding> &findings, bool colour)
+std::string render_text(const Snapshot &s, const Assessment &a, const std::vector<Finding> &findings,
+			const LastValidation &v, bool colour)
 {
-	Text t(s, a, colour);
+	Text t(s, a, v, colour);
 	t.header();
 	if (s.nothing_readable)
 		return t.take();
@@ -354,6 +368,7 @@ std::string render_text(const Snapshot &s, const Assessment &a, const std::vecto
 	t.environment();
 	t.code_objects();
 	t.kernel_log();
+	t.validation();
 	t.findings(findings);
 	return t.take();
 }

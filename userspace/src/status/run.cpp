@@ -6,9 +6,11 @@
 
 #include "coverage/scan.hpp"
 
+#include "io/atomic_file.hpp"
 #include "io/process.hpp"
 #include "io/rootfs.hpp"
 
+#include <chrono>
 #include <cstdio>
 
 namespace rdnafix::status {
@@ -32,6 +34,31 @@ void print(const std::string &out)
 	std::fwrite(out.data(), 1, out.size(), stdout);
 }
 
+// Writes `content` into `path` through the one atomic writer (io::RootWriter
+// on "/": temp file in the same directory, fsync, rename, directory fsync),
+// mode 0644.  The directory must exist (the writer would create it).
+// Returns the error line, "" when written.
+std::string write_output(const std::string &path, const std::string &content)
+{
+	const std::string abs = io::absolute_path(path);
+	const auto slash = abs.rfind('/');
+	const std::string dir = abs.substr(0, slash), name = abs.substr(slash + 1);
+	if (name.empty() || name == "." || name == "..")
+		return "--output " + path + ": names a directory; give a file name (e.g. rdnafix.prom)";
+	io::RootWriter w("/");
+	io::WriteError err;
+	if (!dir.empty()) {
+		auto entries = w.list(dir.substr(1), &err);
+		if (!entries && err.message.empty())
+			return "--output " + path + ": directory " + dir + " does not exist";
+		if (!entries)
+			return "--output " + path + ": " + err.message;
+	}
+	if (auto e = w.replace(abs.substr(1), content, 0644))
+		return "--output " + path + ": " + e->message;
+	return "";
+}
+
 } // namespace
 
 int run_status(const StatusOptions &opts)
@@ -43,11 +70,27 @@ int run_status(const StatusOptions &opts)
 		verdicts.coverage = coverage::scan(fs, snap, {});
 	}
 	auto findings = snap.nothing_readable ? std::vector<Finding>{} : evaluate(snap, verdicts);
-	if (opts.json) {
-		print(to_json(snap, verdicts, findings).dump(2, ' ', false, nlohmann::json::error_handler_t::replace));
-		std::fputc('\n', stdout);
-	} else {
-		print(render_text(snap, verdicts, findings, want_colour(opts.colour)));
+	const auto now =
+		std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now().time_since_epoch())
+			.count();
+	LastValidation validation;
+	if (!snap.nothing_readable)
+		validation = read_last_validation(snap, validation_databases(opts.machine.root));
+	std::string out;
+	if (opts.format == Format::json)
+		out = to_json(snap, verdicts, findings, validation)
+			      .dump(2, ' ', false, nlohmann::json::error_handler_t::replace) +
+		      "\n";
+	else if (opts.format == Format::prometheus)
+		out = render_prometheus(snap, verdicts, findings, validation, now);
+	else
+		out = render_text(snap, verdicts, findings, validation,
+				  opts.output.empty() && want_colour(opts.colour));
+	if (opts.output.empty()) {
+		print(out);
+	} else if (auto err = write_output(opts.output, out); !err.empty()) {
+		std::fprintf(stderr, "rdnactl status: %s\n", err.c_str());
+		return 2;
 	}
 	if (snap.nothing_readable) {
 		std::fprintf(stderr, "rdnactl status: %s\n", snap.nothing_readable_reason.c_str());

@@ -9,14 +9,20 @@
 namespace rdnafix::status {
 
 enum class ColourMode { automatic, always, never };
+enum class Format { text, json, prometheus };
 
 struct StatusOptions {
 	machine::CollectOptions machine;
-	bool json = false;
+	Format format = Format::text;
 	ColourMode colour = ColourMode::automatic;
 	bool coverage = true; // scan the installed libraries' code objects (--no-coverage: skip)
+	// "" prints on stdout; else the file to write atomically (temp file in
+	// its directory, fsync, rename; mode 0644).  Its directory must exist.
+	std::string output;
 };
-// Collects, evaluates and prints the report (text or JSON) on stdout.
+// Collects, evaluates and prints the report (text, JSON or Prometheus
+// metrics) on stdout or into opts.output.  A file that cannot be written is
+// exit code 2 with the reason on stderr.
 int run_status(const StatusOptions &opts);
 
 enum class Shell { sh, fish };

@@ -1,0 +1,139 @@
+// "Last validation on this stack": which history databases status reads, and
+// the newest run in them on the stack of the machine it describes.  Reads
+// the databases read-only (validate::History::open_read_only); the stack is
+// validate::collect_stack, the one that `validate` records with a run.
+#include "status/validation.hpp"
+
+#include "io/process.hpp"
+#include "io/rootfs.hpp"
+#include "validate/history.hpp"
+#include "validate/stack.hpp"
+
+#include <ctime>
+#include <exception>
+#include <unistd.h>
+
+namespace rdnafix::status {
+
+namespace {
+
+// Root's default history (`sudo rdnactl validate`: validate::default_history_path
+// for uid 0) and the one rdnafix-validate.service records as its user.
+inline constexpr const char *kSystemHistories[] = {"var/lib/rdnafix/history.db", "var/lib/rdnafix/validate/history.db"};
+
+std::optional<std::string> env(const char *name)
+{
+	return io::env_value(name);
+}
+
+ValidationResult result_of(validate::RunVerdict v)
+{
+	switch (v) {
+	case validate::RunVerdict::pass:
+		return ValidationResult::pass;
+	case validate::RunVerdict::fail:
+		return ValidationResult::fail;
+	case validate::RunVerdict::not_run:
+		return ValidationResult::not_run;
+	}
+	return ValidationResult::not_run;
+}
+
+void take_run(LastValidation &out, const validate::StoredRun &r, const std::string &shown)
+{
+	out.result = result_of(validate::verdict(r));
+	out.database = shown;
+	out.run = r.id;
+	out.started_at = r.info.started_at;
+	out.started_epoch = parse_utc_timestamp(r.info.started_at);
+	out.device = r.info.device;
+	out.not_run = r.info.not_run;
+	out.cases.clear();
+	for (const auto &c : r.cases)
+		out.cases.push_back({c.name, c.status, c.gflops, c.gbs, c.seconds});
+}
+
+} // namespace
+
+std::optional<std::int64_t> parse_utc_timestamp(const std::string &iso)
+{
+	// Exactly YYYY-MM-DDTHH:MM:SSZ, as validate records it.
+	if (iso.size() != 20 || iso[4] != '-' || iso[7] != '-' || iso[10] != 'T' || iso[13] != ':' || iso[16] != ':' ||
+	    iso[19] != 'Z')
+		return std::nullopt;
+	for (size_t i : {0, 1, 2, 3, 5, 6, 8, 9, 11, 12, 14, 15, 17, 18})
+		if (iso[i] < '0' || iso[i] > '9')
+			return std::nullopt;
+	auto num = [&](size_t at, size_t n) { return std::stoi(iso.substr(at, n)); };
+	std::tm tm{};
+	tm.tm_year = num(0, 4) - 1900;
+	tm.tm_mon = num(5, 2) - 1;
+	tm.tm_mday = num(8, 2);
+	tm.tm_hour = num(11, 2);
+	tm.tm_min = num(14, 2);
+	tm.tm_sec = num(17, 2);
+	if (tm.tm_mon > 11 || tm.tm_mday < 1 || tm.tm_mday > 31 || tm.tm_hour > 23 || tm.tm_min > 59 || tm.tm_sec > 60)
+		return std::nullopt;
+	return static_cast<std::int64_t>(timegm(&tm));
+}
+
+std::vector<HistorySource> validation_databases(const std::string &root)
+{
+	std::vector<HistorySource> out;
+	for (const char *rel : kSystemHistories)
+		out.push_back({root, rel, std::string("/") + rel});
+	if (root != "/")
+		return out;
+	const std::string own = validate::default_history_path(
+		io::process_identity().euid, env("XDG_STATE_HOME") ? env("XDG_STATE_HOME")->c_str() : nullptr,
+		env("HOME") ? env("HOME")->c_str() : nullptr);
+	const std::string abs = own.empty() ? "" : io::absolute_path(own);
+	bool known = abs.empty();
+	for (const auto &x : out)
+		known = known || x.shown == abs;
+	if (!known)
+		out.push_back({"/", abs.substr(1), abs});
+	return out;
+}
+
+LastValidation read_last_validation(const machine::Snapshot &snap, const std::vector<HistorySource> &databases)
+{
+	LastValidation out;
+	try {
+		out.stack_key = validate::collect_stack(snap).key();
+	} catch (const std::exception &e) {
+		out.result = ValidationResult::unreadable;
+		out.unreadable.push_back(
+			{"stack", snap.root, std::string("cannot collect this machine's stack: ") + e.what()});
+		return out;
+	}
+	std::string newest; // started_at of the run taken
+	for (const auto &src : databases) {
+		io::RootFs fs(src.root);
+		auto host = fs.host_path(src.rel);
+		if (!host) {
+			if (host.error().kind == io::FsErrorKind::not_found)
+				out.missing.push_back(src.shown);
+			else
+				out.unreadable.push_back({"history", src.shown, host.error().reason()});
+			continue;
+		}
+		try {
+			auto db = validate::History::open_read_only(*host);
+			auto runs = db.runs();
+			out.read.push_back(src.shown);
+			auto last = validate::last_run_on_stack(runs, out.stack_key);
+			if (last && (out.run == 0 || last->info.started_at > newest)) {
+				newest = last->info.started_at;
+				take_run(out, *last, src.shown);
+			}
+		} catch (const std::exception &e) {
+			out.unreadable.push_back({"history", src.shown, std::string("unreadable: ") + e.what()});
+		}
+	}
+	if (out.run == 0 && out.read.empty() && !out.unreadable.empty())
+		out.result = ValidationResult::unreadable;
+	return out;
+}
+
+} // namespace rdnafix::status
