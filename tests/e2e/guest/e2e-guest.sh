@@ -167,7 +167,7 @@ history_blocks() {
 	block history-json "$rdnactl" history --history-db "$db" --json
 	block history-text "$rdnactl" history --history-db "$db"
 	block "status-text${1:+-$1}" "$rdnactl" status
-	status_json "$1"
+	status_json "${1:-}"
 }
 
 case $phase in
