@@ -133,7 +133,7 @@ phase_upgrade() {
 	rm -rf --one-file-system "$root/var/lib/rdnafix"
 	debugfs -R "rdump /var/lib/rdnafix $root/var/lib" "$root.img" >"$WORK/upgrade-rdump.log" 2>&1
 	local dbs
-	dbs=$(cd "$root/var/lib" 2>/dev/null && find rdnafix -name 'history.db*' -printf '/var/lib/%p %u %s B; ')
+	dbs=$(cd "$root/var/lib" 2>/dev/null && find rdnafix -name 'history.db*' -printf '/var/lib/%p uid %U, %s B; ')
 	if [[ -n $dbs ]]; then
 		pass "[$label] carry_history /var/lib/rdnafix read back from the 6.1 disk: $dbs"
 	else

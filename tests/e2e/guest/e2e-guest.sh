@@ -166,8 +166,8 @@ history_blocks() {
 	emit "E2E-INFO history-db $db (from the unit's ExecStart)"
 	block history-json "$rdnactl" history --history-db "$db" --json
 	block history-text "$rdnactl" history --history-db "$db"
-	block "status-text${1:+-$1}" "$rdnactl" status
-	status_json "${1:-}"
+	block status-text "$rdnactl" status
+	status_json
 }
 
 case $phase in
