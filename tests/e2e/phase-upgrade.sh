@@ -165,11 +165,11 @@ phase_upgrade() {
 		return 1
 	fi
 	pass "[$label] kernel_install apt-get install -t bookworm-backports $upkgs: $kver612" \
-		"($(grep -oE "linux-image-$kver612 \([^)]*\)" "$log" | head -1 | tr -d '()'), $(since "$t"))"
+		"($(grep -F "Setting up linux-image-$kver612 (" "$log" | head -1 | sed 's/^Setting up //; s/ \.\.\.$//'), $(since "$t"))"
 	ko=$(find "$root/lib/modules/$kver612/updates/dkms" -name 'rdnafix.ko*' 2>/dev/null | head -1)
 	if [[ -n $ko ]]; then
 		pass "[$label] dkms_built_new_kernel the package's DKMS hooks built ${ko#"$root"}:" \
-			"$(grep -E "^rdnafix/.*$kver612" <<<"$(in_image "$root" dkms status rdnafix 2>&1)")"
+			"$(grep -F ", $kver612, " <<<"$(in_image "$root" dkms status rdnafix 2>&1)")"
 	else
 		fail "[$label] dkms_built_new_kernel no rdnafix.ko below /lib/modules/$kver612/updates/dkms, see $log"
 	fi
@@ -190,7 +190,8 @@ phase_upgrade() {
 	in_image "$root" /etc/kernel/postinst.d/zz-rdnafix "$kver612" "/boot/vmlinuz-$kver612" >"$WORK/upgrade-hook.txt" 2>&1
 	rc=$?
 	if [[ $rc -eq 0 ]]; then
-		pass "[$label] hook_check zz-rdnafix $kver612 by hand (rc=0): $(tr '\n' '|' <"$WORK/upgrade-hook.txt" | cut -c1-600)"
+		pass "[$label] hook_check zz-rdnafix $kver612 by hand (rc=0): printed" \
+			"$(if [[ -s $WORK/upgrade-hook.txt ]]; then tr '\n' '|' <"$WORK/upgrade-hook.txt" | cut -c1-600; else echo "nothing (quiet: rdnafix is built)"; fi)"
 	else
 		fail "[$label] hook_check zz-rdnafix $kver612 by hand exited $rc: $(tr '\n' '|' <"$WORK/upgrade-hook.txt" | cut -c1-600)"
 	fi
