@@ -22,7 +22,7 @@ help:
 	@echo "make build     build rdnactl (CMake+Ninja into $(BUILD)/userspace)"
 	@echo "make status    deps + build + run 'rdnactl status'"
 	@echo "make test      deps-test + build with tests + every test (unit, fixtures, ROCm chroot, kernel VMs, booted Debian system, checkpatch, DKMS)"
-	@echo "make test-e2e  only the booted end-to-end test of rdnactl config/fix (tests/e2e, images cached in /var/cache/rdnafix/e2e)"
+	@echo "make test-e2e  only the booted end-to-end test of rdnactl config/fix and of the .deb install + kernel upgrade (tests/e2e, images cached in /var/cache/rdnafix/e2e)"
 	@echo "make format    clang-format every userspace/tests C++ file (.clang-format)"
 	@echo "make install   install rdnactl (stripped), man page, completion (PREFIX, DESTDIR)"
 	@echo "make uninstall remove exactly the files 'make install' installed ($(BUILD)/userspace/install_manifest.txt)"
@@ -72,7 +72,8 @@ test-kernel:
 	@if [ -x tests/kernel/run.sh ]; then tests/kernel/run.sh; else echo "test-kernel: no kernel tests yet"; fi
 
 # The booted end-to-end test: a debootstrap'ed Debian bookworm image with the
-# project installed by its own install targets, configured and booted under QEMU.
+# project installed by its own install targets (phase upgrade: by its .debs,
+# `make deb`), configured and booted under QEMU.
 test-e2e:
 	bash tests/e2e/run.sh
 

@@ -6,9 +6,14 @@
 #
 # debootstrap (minbase) from Debian's archive, then the packages of
 # tests/e2e/packages.txt installed inside the tree with the tree's own apt
-# (nothing is installed on the host).  The cache key is a hash of the package
+# (nothing is installed on the host).  Packages marked "upgrade" in the list are
+# only downloaded (into the .deb cache) from bookworm-backports when the 6.1
+# image is built, and the tree's apt lists are kept beside it (<tree>.lists)
+# so that run.sh's upgrade phase installs them later without a network.
+# The cache key is a hash of the package
 # list, this script, lib.sh and SERIES: the image is rebuilt only when one of
-# them changes; older images of the same series are then deleted.  The
+# them changes; images of the same series that no run used for a day are then
+# deleted.  The
 # downloaded .debs are kept in $RDNAFIX_CACHE/e2e/debs for the next rebuild.
 # Prints the path of the ready tree on the last line of stdout; progress on
 # stderr, the full log in <tree>.log.  Exit 0 ready, 1 build failed, 2 cannot
@@ -37,10 +42,14 @@ command -v debootstrap >/dev/null || die "debootstrap missing (make deps-test)" 
 
 # the packages of this series, one a line
 pkgs=$(awk -v s="$series" '!/^[[:space:]]*(#|$)/ && (NF == 1 || $2 == s) { print $1 }' "$here/packages.txt")
+# the packages the upgrade phase installs from bookworm-backports (6.1 image only)
+upkgs=
+[[ $series == 6.1 ]] && upkgs=$(awk '!/^[[:space:]]*(#|$)/ && $2 == "upgrade" { print $1 }' "$here/packages.txt")
 key=$(cat "$here/packages.txt" "$here/build-image.sh" "$here/lib.sh" <(echo "$series") | sha256sum | cut -c1-16)
 img=$CACHE/bookworm-$series-$key
-if [[ -f $img/.rdnafix-e2e-ready ]]; then
+if [[ -f $img/.rdnafix-e2e-ready && ( -z $upkgs || -d $img.lists ) ]]; then
 	log "cached: $img"
+	touch "$img/.rdnafix-e2e-used"
 	echo "$img"
 	exit 0
 fi
@@ -51,6 +60,7 @@ logf=$img.log
 cleanup() {
 	e2e_umount_all
 	if [[ -d $tmp ]] && e2e_assert_unmounted "$tmp"; then rm -rf --one-file-system "$tmp"; fi
+	rm -rf --one-file-system "$tmp.lists"
 }
 trap cleanup EXIT
 cleanup
@@ -66,6 +76,7 @@ cat >"$tmp/etc/apt/sources.list" <<EOF
 deb [signed-by=$KEYRING] $MIRROR bookworm main
 deb [signed-by=$KEYRING] $SECMIRROR bookworm-security main
 deb [signed-by=$KEYRING] $MIRROR bookworm-updates main
+deb [signed-by=$KEYRING] $MIRROR bookworm-backports main
 EOF
 cp "$KEYRING" "$tmp$KEYRING"
 cp /etc/resolv.conf "$tmp/etc/resolv.conf"
@@ -91,6 +102,13 @@ e2e_chroot "$tmp" apt-get "${apt_opts[@]}" update >>"$logf" 2>&1 || die "apt-get
 # shellcheck disable=SC2086
 e2e_chroot "$tmp" apt-get "${apt_opts[@]}" install -y --no-install-recommends $pkgs >>"$logf" 2>&1 ||
 	{ tail -20 "$logf" >&2; die "apt-get install in the image failed, see $logf"; }
+if [[ -n $upkgs ]]; then
+	log "apt-get install --download-only -t bookworm-backports (for the upgrade phase): $(echo "$upkgs" | tr '\n' ' ')"
+	# shellcheck disable=SC2086
+	e2e_chroot "$tmp" apt-get "${apt_opts[@]}" install -y --download-only --no-install-recommends \
+		-t bookworm-backports $upkgs >>"$logf" 2>&1 ||
+		{ tail -20 "$logf" >&2; die "downloading the backports packages failed, see $logf"; }
+fi
 # amdgpu in the initramfs, as on a machine whose GPU's modalias makes
 # initramfs-tools add it (there is no AMD GPU here, so udev never would)
 printf '# rdnafix e2e: the GPU driver is loaded from the initramfs\namdgpu\n' >>"$tmp/etc/initramfs-tools/modules"
@@ -100,6 +118,11 @@ e2e_assert_unmounted "$tmp" || die "mounts left below $tmp"
 t2=$(date +%s)
 
 rm -f "$tmp/usr/sbin/policy-rc.d" "$tmp/etc/resolv.conf"
+rm -rf --one-file-system "$tmp.lists"
+if [[ -n $upkgs ]]; then
+	mkdir -p "$tmp.lists" && cp -a "$tmp/var/lib/apt/lists/." "$tmp.lists/" || die "keeping the apt lists failed"
+	rm -rf "$tmp.lists/partial" "$tmp.lists/lock"
+fi
 rm -rf "$tmp/var/lib/apt/lists/"*
 kver=$(find "$tmp/lib/modules" -mindepth 1 -maxdepth 1 -printf '%f\n' | sort -V | tail -1)
 [[ -n $kver && -f $tmp/boot/vmlinuz-$kver && -f $tmp/boot/initrd.img-$kver ]] ||
@@ -112,16 +135,19 @@ grep -q '/amdgpu\.ko' <<<"$(lsinitramfs "$tmp/boot/initrd.img-$kver")" || die "a
 echo "$kver" >"$tmp/.rdnafix-e2e-kver"
 echo "series=$series key=$key kernel=$kver debootstrap=$((t1 - t0))s packages=$((t2 - t1))s" >"$tmp/.rdnafix-e2e-ready"
 
-# replace older images of this series (and the logs of failed builds)
+# Delete the images of this series with another key that no run used for a
+# day (with their logs and lists): two worktrees whose lists differ keep
+# their own image instead of rebuilding each other's.
 for old in "$CACHE/bookworm-$series-"*; do
-	case $old in "$tmp" | "$img" | "$logf") continue ;; esac
-	if [[ -d $old ]]; then
-		e2e_assert_unmounted "$old" && rm -rf --one-file-system "$old"
-	else
-		rm -f "$old"
-	fi
+	case $old in "$tmp" | "$img" | "$logf" | "$tmp.lists" | "$img.lists" | *.log | *.lists | *.tmp) continue ;; esac
+	[[ -d $old ]] || continue
+	used=$old/.rdnafix-e2e-used
+	[[ -f $used ]] || used=$old/.rdnafix-e2e-ready
+	[[ -f $used && -n $(find "$used" -mmin -1440) ]] && continue
+	e2e_assert_unmounted "$old" && rm -rf --one-file-system "$old" "$old.lists" && rm -f "$old.log"
 done
-rm -rf --one-file-system "$img"
+rm -rf --one-file-system "$img" "$img.lists"
+[[ ! -d $tmp.lists ]] || mv "$tmp.lists" "$img.lists"
 mv "$tmp" "$img"
 log "ready: $img (kernel $kver; debootstrap $((t1 - t0)) s, packages $((t2 - t1)) s, $(du -sh "$img" | cut -f1))"
 echo "$img"

@@ -34,7 +34,11 @@ GUEST = {
     "stale": ["rdnafix_not_loaded", "amdgpu_loaded", "modprobe_conf_present"],
     "cmdline-fix": ["cmdline_has_noretry0", "grub_cfg_written"],
     "cmdline-grub": ["cmdline_noretry1", "amdgpu_param_noretry"],
+    "upgrade-6.1": ["packages_installed", "kernel_booted", "rdnafix_loaded", "amdgpu_loaded",
+                    "rdnafix_before_amdgpu", "rdnafix_from_initramfs", "rdnafix_params", "validate_journal",
+                    "validate_user"],
 }
+GUEST["upgrade-6.12"] = GUEST["upgrade-6.1"] + ["dkms_removed"]
 CONFIG_PARAMS = {"noretry": "1", "targets": "rdna1,rdna2", "mtype_sysmem": "nc"}
 
 
@@ -78,6 +82,117 @@ def settings(doc):
     if not isinstance(conf, dict):
         return None
     return [s for s in conf.get("settings") or [] if isinstance(s, dict)]
+
+
+def block_text(blk, tag):
+    """(text, rc) of a raw block; ("", None) when the guest printed none."""
+    if tag not in blk:
+        return "", None
+    return "\n".join(blk[tag][0]), blk[tag][1]
+
+
+def history_doc(blk):
+    """(runs, comparisons, error) of `rdnactl history --json` ({"runs": [...],
+    "comparisons": [...]}), runs oldest first."""
+    text, rc = block_text(blk, "history-json")
+    if rc is None:
+        return None, None, "no history-json block on the result channel"
+    if rc not in (0, 1):
+        return None, None, f"rdnactl history --json exited {rc}: {text[-300:]}"
+    try:
+        doc = json.loads(text)
+    except json.JSONDecodeError as err:
+        return None, None, f"rdnactl history --json printed no JSON ({err}): {text[:200]}"
+    runs = doc.get("runs") if isinstance(doc, dict) else None
+    if not isinstance(runs, list):
+        return None, None, f"no list of runs in rdnactl history --json: {text[:200]}"
+    runs = sorted((r for r in runs if isinstance(r, dict) and isinstance(r.get("id"), int)), key=lambda r: r["id"])
+    comps = [c for c in doc.get("comparisons") or [] if isinstance(c, dict)]
+    return runs, comps, None
+
+
+def run_kernel(run):
+    """The "kernel" fact of a run's stack."""
+    stack = run.get("stack")
+    return stack.get("kernel") if isinstance(stack, dict) else None
+
+
+def run_changes(comps, run_id):
+    """[(name, from, to)] of the stack changes history names for run RUN_ID."""
+    return [(c.get("name"), c.get("from"), c.get("to"))
+            for cmp in comps if cmp.get("run") == run_id
+            for c in cmp.get("changes") or [] if isinstance(c, dict)]
+
+
+def kernel_builds(doc):
+    """{release: entry} of status --json's configuration.kernels (rdnafix_built, ...)."""
+    conf = doc.get("configuration") if isinstance(doc.get("configuration"), dict) else {}
+    return {k.get("release"): k for k in conf.get("kernels") or [] if isinstance(k, dict)}
+
+
+def upgrade_checks(phase, blk, kver, kver_old):
+    """[(ok, name, detail)] of the upgrade phase, judged on the raw blocks."""
+    res = []
+    want = 1 if phase == "upgrade-6.1" else 2
+    runs, comps, err = history_doc(blk)
+    if err:
+        res.append((False, "history_recorded", err))
+    else:
+        last = runs[-1] if runs else {}
+        ok = len(runs) == want and run_kernel(last) == kver and bool(last.get("not_run")) \
+            and last.get("verdict") == "not_run"
+        res.append((ok, "history_recorded", f"{len(runs)} run(s) (want {want}); run {last.get('id')}: stack kernel "
+                    f"{run_kernel(last)!r} (want {kver!r}), verdict {last.get('verdict')!r}, "
+                    f"not_run {last.get('not_run')!r}, stack_key {last.get('stack_key')!r}"))
+    if phase == "upgrade-6.12":
+        text, rc = block_text(blk, "history-text")
+        arrow = f"kernel {kver_old} \u2192 {kver}"
+        named = [l.strip() for l in text.splitlines() if arrow in l]
+        jch = [c for c in run_changes(comps, runs[-1].get("id")) if c[0] == "kernel"] if runs else []
+        ok = bool(named) and jch == [("kernel", kver_old, kver)]
+        res.append((ok, "history_names_kernel_change",
+                    f"rdnactl history: {named[0] if named else f'no line with {arrow!r}'}; "
+                    f"--json changes of the last run: {jch or 'no kernel change'}"))
+    # status: the validation line and rdnafix built per installed kernel
+    text, rc = block_text(blk, "status-text")
+    vline = [l.strip() for l in text.splitlines() if "last validation on this stack:" in l]
+    ok = bool(vline) and re.search(rf"last validation on this stack: not run\b.*\brun {want}\b", vline[0]) is not None
+    res.append((ok, "status_validation", vline[0] if vline else f"no 'last validation on this stack:' line "
+                f"(rdnactl status rc={rc})"))
+    kernels = [kver] if phase == "upgrade-6.1" else [kver_old, kver]
+    doc, err = status_doc(blk, "status-json")
+    if err:
+        res.append((False, "status_built_for_kernels", err))
+    else:
+        got = kernel_builds(doc)
+        ok = all(got.get(k, {}).get("rdnafix_built") is True for k in kernels)
+        res.append((ok, "status_built_for_kernels", "; ".join(
+            f"{k}: rdnafix_built={got.get(k, {}).get('rdnafix_built')!r} "
+            f"version={got.get(k, {}).get('rdnafix_version')!r}" for k in kernels) +
+            f" (installed kernels in status: {', '.join(got) or 'none'})"))
+    if phase == "upgrade-6.12":
+        text, rc = block_text(blk, "hook-after-remove")
+        said = [l.strip() for l in text.splitlines() if kver in l]
+        ktext, krc = block_text(blk, "kernel-check-removed")
+        ok = rc is not None and bool(said) and re.search(r"not built|missing", text, re.I) is not None and krc == 1
+        res.append((ok, "hook_reports_missing", f"zz-rdnafix {kver} rc={rc}: {' | '.join(said)[:400] or text[-300:]}"
+                    f"; rdnactl kernel-check rc={krc} (1 expected): {ktext.strip()[:300]}"))
+        doc, err = status_doc(blk, "status-json-removed")
+        if err:
+            res.append((False, "status_reports_missing", err))
+        else:
+            before, _ = status_doc(blk, "status-json")
+            seen = {(f.get("id"), f.get("subject")) for f in (before or {}).get("findings") or [] if isinstance(f, dict)}
+            # findings naming the kernel that were not there before the removal
+            hits = [f for f in doc.get("findings") or [] if isinstance(f, dict) and kver in json.dumps(f)
+                    and (f.get("id"), f.get("subject")) not in seen]
+            kb = kernel_builds(doc).get(kver, {})
+            ok = bool(hits) and kb.get("rdnafix_built") is False
+            res.append((ok, "status_reports_missing",
+                        (f"{hits[0].get('id')} ({hits[0].get('severity')}): {hits[0].get('finding')}" if hits
+                         else f"no finding names {kver}") + f"; configuration.kernels[{kver}].rdnafix_built="
+                        f"{kb.get('rdnafix_built')!r}, problem {kb.get('rdnafix_problem')!r}"))
+    return res
 
 
 def host_checks(phase, blk, initrd):
@@ -159,6 +274,8 @@ def main():
     ap.add_argument("--phase", required=True, choices=sorted(GUEST))
     ap.add_argument("--qemu-rc", type=int, required=True)
     ap.add_argument("--initrd", default="", help="the initramfs path status must name (stale phase)")
+    ap.add_argument("--kver", default="", help="the kernel booted (upgrade phase)")
+    ap.add_argument("--kver-old", default="", help="the kernel of the previous boot (upgrade-6.12)")
     a = ap.parse_args()
 
     def read(p):
@@ -200,7 +317,9 @@ def main():
             for st, detail in r:
                 out(False, name, f"(unexpected result {st}) {detail}")
     blk = blocks(chan)
-    for ok, name, detail in host_checks(a.phase, blk, a.initrd):
+    checks = upgrade_checks(a.phase, blk, a.kver, a.kver_old) if a.phase.startswith("upgrade-") else \
+        host_checks(a.phase, blk, a.initrd)
+    for ok, name, detail in checks:
         out(ok, name, detail)
     done = [l for l in chan if l.startswith("E2E DONE ")]
     out(bool(done) and a.qemu_rc == 0, "vm_completed",

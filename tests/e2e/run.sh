@@ -17,13 +17,26 @@
 #             the next boot uses the `linux` line of the grub.cfg it generated:
 #             amdgpu.noretry=1 on the command line and in amdgpu
 #   6.12      the config phase again on the 6.12 kernel of bookworm-security
+#   upgrade   a fresh copy of the 6.1 image with the project installed from
+#             its own .debs (`make deb`, the image's apt-get in a chroot), a
+#             user for GPU work (gpuuser, groups render,video), `rdnactl config
+#             set noretry=1 targets=rdna1,rdna2` and `validate.user=gpuuser`;
+#             boot 6.1: rdnafix-validate.service records a not-run run (no GPU
+#             runtime) for this stack, history and status say so; then, on
+#             the host, `apt-get install -t bookworm-backports linux-image-amd64
+#             linux-headers-amd64` in the image (6.12: DKMS builds rdnafix
+#             through the package's hooks, /etc/kernel/postinst.d/zz-rdnafix
+#             checks it); boot 6.12: the service records the new stack, history
+#             names the kernel change, status shows rdnafix built for both
+#             kernels; the guest removes the 6.12 build with dkms and asserts
+#             that the hook and status report it.  Two boots.
 # Prints "PASS|FAIL|SKIP [phase] name detail" lines, "RETRY" lines for boots
 # retried after an emulator fault, timings, and "N passed, N failed".
 # Exit: 0 all passed, 1 a failure, 2 cannot run here (SKIP: not root, a tool
 # missing) -- which fails `make test` like any failure.
 #
 # Environment:
-#   RDNAFIX_E2E_PHASES   phases in order (default "config undo stale cmdline 6.12")
+#   RDNAFIX_E2E_PHASES   phases in order (default "config undo stale cmdline 6.12 upgrade")
 #   RDNAFIX_E2E_WORK     work dir (default <repo>/build/e2e)
 #   RDNAFIX_E2E_TIMEOUT  seconds per boot (default 600)
 #   RDNAFIX_CACHE        cache dir (default /var/cache/rdnafix; images in e2e/)
@@ -35,7 +48,7 @@ here=$top/tests/e2e
 . "$here/lib.sh"
 WORK=${RDNAFIX_E2E_WORK:-$top/build/e2e}
 TIMEOUT=${RDNAFIX_E2E_TIMEOUT:-600}
-read -r -a PHASES <<<"${RDNAFIX_E2E_PHASES:-config undo stale cmdline 6.12}"
+read -r -a PHASES <<<"${RDNAFIX_E2E_PHASES:-config undo stale cmdline 6.12 upgrade}"
 CONFIG_PARAMS="noretry=1 targets=rdna1,rdna2 mtype_sysmem=nc"
 
 t_start=$(date +%s)
@@ -57,20 +70,20 @@ trap e2e_umount_all EXIT
 
 [[ $(id -u) -eq 0 ]] || skip_all "not root: the e2e test needs root (debootstrap, chroot, mkfs.ext4 -d)"
 missing=
-for c in debootstrap qemu-system-x86_64 mkfs.ext4 debugfs lsinitramfs python3 chroot make timeout; do
+for c in debootstrap qemu-system-x86_64 mkfs.ext4 debugfs lsinitramfs python3 chroot make timeout dpkg-parsechangelog; do
 	command -v "$c" >/dev/null || missing="$missing $c"
 done
 [[ -z $missing ]] || skip_all "tools missing:$missing (run 'make deps-test')"
 for p in "${PHASES[@]}"; do
 	case $p in
-	config | undo | stale | cmdline | 6.12) ;;
-	*) skip_all "RDNAFIX_E2E_PHASES: unknown phase '$p' (valid: config undo stale cmdline 6.12)" ;;
+	config | undo | stale | cmdline | 6.12 | upgrade) ;;
+	*) skip_all "RDNAFIX_E2E_PHASES: unknown phase '$p' (valid: config undo stale cmdline 6.12 upgrade)" ;;
 	esac
 done
 mkdir -p "$WORK"
 # the previous run's outputs (the image trees are replaced by prepare)
 rm -f "$WORK"/*.console "$WORK"/*.console.attempt1 "$WORK"/*.results "$WORK"/*.log \
-	"$WORK"/cmdline-grub.* "$WORK"/kver-* "$WORK"/timings.txt
+	"$WORK"/cmdline-grub.* "$WORK"/kver-* "$WORK"/timings.txt "$WORK"/upgrade-*.txt
 
 # --- helpers ---------------------------------------------------------------
 
@@ -235,9 +248,11 @@ judge() {
 	echo "$label boot=${boot_s}s assert_uptime=${done_at:-?}s" >>"$WORK/timings.txt"
 }
 
-# boot_phase ROOT KVER LABEL PHASE: write the phase for the guest, make the
-# disk, boot with GRUB's command line from /etc/default/grub, judge.  One disk
-# file per tree ($ROOT.img, 4 GiB sparse), made anew for every phase.
+# boot_phase ROOT KVER LABEL PHASE [CHECK-ARGS...]: write the phase for the
+# guest, make the disk, boot with GRUB's command line from /etc/default/grub,
+# judge (CHECK-ARGS go to check-e2e.py).  One disk file per tree ($ROOT.img,
+# 4 GiB sparse), made anew for every phase.  The guest checks the rdnafix
+# parameters of $CONFIG_PARAMS (phase_upgrade sets its own).
 boot_phase() {
 	local root=$1 kver=$2 label=$3 phase=$4 disk=$1.img
 	echo "$phase" >"$root/etc/rdnafix-e2e/phase"
@@ -250,7 +265,7 @@ boot_phase() {
 	cmdline=$(grub_cmdline "$root")
 	echo "[$label] booting $kver under QEMU/TCG: $cmdline"
 	boot "$label" "$disk" "$root/boot/vmlinuz-$kver" "$root/boot/initrd.img-$kver" "$cmdline"
-	judge "$label" "$phase" --initrd "/boot/initrd.img-$kver"
+	judge "$label" "$phase" --initrd "/boot/initrd.img-$kver" "${@:5}"
 }
 
 # --- phases ----------------------------------------------------------------
@@ -327,6 +342,9 @@ phase_cmdline() {
 	judge cmdline-grub cmdline-grub
 }
 
+# shellcheck source=tests/e2e/phase-upgrade.sh
+. "$here/phase-upgrade.sh"
+
 # --- run ---------------------------------------------------------------------
 
 root61=$WORK/root-6.1
@@ -360,6 +378,8 @@ for p in "${PHASES[@]}"; do
 		if prepare "$WORK/root-6.12" 6.12; then
 			phase_config "$WORK/root-6.12" "$(cat "$WORK/kver-6.12")" config-6.12
 		fi ;;
+	upgrade)
+		phase_upgrade ;;
 	esac
 	echo "TIME [$p] phase: $(since "$t")"
 done

@@ -17,6 +17,8 @@ chan=/dev/ttyS1
 phase=$(cat "$conf/phase" 2>/dev/null || echo none)
 kver=$(uname -r)
 rdnactl=/usr/local/bin/rdnactl
+# the upgrade phase installs the project from its .debs (/usr/bin)
+[[ $phase == upgrade-* ]] && rdnactl=/usr/bin/rdnactl
 
 emit() { echo "$*" >"$chan"; }
 up() { cut -d' ' -f1 /proc/uptime; }
@@ -97,6 +99,77 @@ assert_not_loaded() {
 
 status_json() { block "status-json${1:+-$1}" "$rdnactl" status --json; }
 
+# --- the upgrade phase (installed from the .debs, validation service) -------
+
+# the rdnactl and rdnafix-dkms packages are installed, /usr/bin/rdnactl is rdnactl's
+assert_packages() {
+	local st owner
+	st=$(dpkg-query -W -f '${Package} ${Version} ${db:Status-Abbrev};' rdnactl rdnafix-dkms 2>&1)
+	owner=$(dpkg -S /usr/bin/rdnactl 2>&1)
+	if [[ $st == *"rdnactl "*"ii ;"* && $st == *"rdnafix-dkms "*"ii ;"* && $owner == "rdnactl: /usr/bin/rdnactl" ]]; then
+		pass "packages_installed $st $owner"
+	else
+		fail "packages_installed dpkg-query: $st; dpkg -S: $owner"
+	fi
+}
+
+# wait (at most 240 s) until rdnafix-validate.service has run in this boot and
+# is no longer activating; its journal, unit state and exit status as blocks
+wait_validate() {
+	local i state res
+	for ((i = 0; i < 240; i++)); do
+		state=$(systemctl show -P ActiveState rdnafix-validate.service 2>/dev/null)
+		res=$(systemctl show -P ExecMainExitTimestampMonotonic rdnafix-validate.service 2>/dev/null)
+		[[ $state != activating && $state != reloading && ${res:-0} != 0 ]] && break
+		sleep 1
+	done
+	emit "E2E-INFO validate-wait ${i}s state=$state"
+	block validate-show systemctl show -p ActiveState,Result,ExecMainStatus,User,ConditionResult,ExecMainExitTimestampMonotonic \
+		rdnafix-validate.service
+	block validate-journal journalctl -b -u rdnafix-validate.service --no-pager -o cat
+}
+
+# the unit's verdict line (rdnactl validate --brief): in this boot's journal,
+# from the unit; EXPECT is an extended regex, LITERAL (optional) a text the
+# line must also hold.  The run was the configured user's: the unit's User=
+# and the owner of the history database it wrote (journald records the
+# stdout stream of any unit with _UID=0, so the journal cannot tell).
+assert_validate_line() {
+	local expect=$1 literal=${2:-} line user db owner
+	line=$(journalctl -b -u rdnafix-validate.service --no-pager -o cat | grep -E '^rdnafix validate: ' | tail -1)
+	if [[ -z $line ]]; then
+		fail "validate_journal no 'rdnafix validate: ' line from rdnafix-validate.service in this boot's journal"
+	elif [[ $line =~ $expect && $line == *"$literal"* ]]; then
+		pass "validate_journal $line"
+	else
+		fail "validate_journal '$line' does not match /$expect/${literal:+ and hold '$literal'}"
+	fi
+	user=$(systemctl show -P User rdnafix-validate.service)
+	db=$(history_db)
+	owner=$(stat -c %U "$db" 2>/dev/null)
+	check validate_user "User=$user; $db owned by $owner" "User='$user', $db owned by '${owner:-nobody: missing}' (gpuuser expected)" \
+		-- test "$user" = gpuuser -a "$owner" = gpuuser
+}
+
+# the history database the unit's ExecStart names (--history-db)
+history_db() {
+	local db
+	db=$(systemctl show -P ExecStart rdnafix-validate.service | grep -oE -- '--history-db [^ ;]+' | cut -d' ' -f2)
+	echo "${db:-/var/lib/rdnafix/history.db}"
+}
+
+# history and status as blocks the host judges; the history database is the
+# one the unit's ExecStart names (--history-db)
+history_blocks() {
+	local db
+	db=$(history_db)
+	emit "E2E-INFO history-db $db (from the unit's ExecStart)"
+	block history-json "$rdnactl" history --history-db "$db" --json
+	block history-text "$rdnactl" history --history-db "$db"
+	block status-text "$rdnactl" status
+	status_json
+}
+
 case $phase in
 config)
 	assert_loaded_early
@@ -133,6 +206,33 @@ cmdline-grub)
 	check amdgpu_param_noretry "/sys/module/amdgpu/parameters/noretry=$got" \
 		"/sys/module/amdgpu/parameters/noretry=$got (1 expected)" -- test "$got" = 1
 	status_json after
+	;;
+upgrade-6.1 | upgrade-6.12)
+	assert_packages
+	check kernel_booted "uname -r $kver" "uname -r $kver, $(cat "$conf/kver") expected" -- test "$kver" = "$(cat "$conf/kver")"
+	assert_loaded_early
+	assert_params "$(cat "$conf/params")"
+	wait_validate
+	if [[ $phase == upgrade-6.1 ]]; then
+		assert_validate_line "(first recorded stack|new stack).*: not run: no GPU runtime; recorded as run 1\$"
+	else
+		assert_validate_line "new stack \(.*\).*not run: no GPU runtime; recorded as run 2\$" \
+			"kernel $(cat "$conf/kver-old") → $kver"
+	fi
+	history_blocks
+	if [[ $phase == upgrade-6.12 ]]; then
+		# the DKMS build for the running (newest) kernel removed by hand:
+		# the kernel hook and status must both say so
+		ver=$(cat "$conf/modver")
+		block dkms-remove dkms remove "rdnafix/$ver" -k "$kver"
+		ko=$(find "/lib/modules/$kver/updates" -name 'rdnafix.ko*' 2>/dev/null | head -1)
+		check dkms_removed "no rdnafix.ko below /lib/modules/$kver/updates" "still there: $ko" -- test -z "$ko"
+		block hook-after-remove /etc/kernel/postinst.d/zz-rdnafix "$kver" "/boot/vmlinuz-$kver"
+		# the verdict line the hook discards (it shows only its banner)
+		block kernel-check-removed "$rdnactl" kernel-check -- "$kver"
+		block status-text-removed "$rdnactl" status
+		status_json removed
+	fi
 	;;
 *)
 	fail "phase unknown phase '$phase' in $conf/phase"
