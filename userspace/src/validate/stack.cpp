@@ -104,6 +104,36 @@ std::string StackChange::describe() const
 	return fmt::format("{} {} \u2192 {}", core::terminal_safe(name), side(from, none), side(to, none));
 }
 
+namespace {
+
+// What a reader wants to see first when a stack changed (a kernel upgrade
+// brings new amdgpu parameters too; they must not push the kernel out of a
+// one-line summary): kernel, runtime libraries, PyTorch, rdnafix's version,
+// GPUs, environment, then module parameters.
+int change_rank(const std::string &name)
+{
+	const auto starts = [&name](std::string_view p) { return name.starts_with(p); };
+	if (name == "kernel")
+		return 0;
+	if (name == "hip" || name == "cuda" || name == "nvrtc")
+		return 1;
+	if (starts("torch"))
+		return 2;
+	if (name == "rdnafix.version")
+		return 3;
+	if (starts("gpu."))
+		return 4;
+	if (starts("env."))
+		return 5;
+	if (starts("rdnafix."))
+		return 6;
+	if (starts("amdgpu."))
+		return 7;
+	return 8;
+}
+
+} // namespace
+
 std::vector<StackChange> diff_stacks(const Stack &before, const Stack &after)
 {
 	std::vector<StackChange> out;
@@ -122,6 +152,9 @@ std::vector<StackChange> diff_stacks(const Stack &before, const Stack &after)
 			++b;
 		}
 	}
+	std::stable_sort(out.begin(), out.end(), [](const StackChange &x, const StackChange &y) {
+		return change_rank(x.name) < change_rank(y.name);
+	});
 	return out;
 }
 

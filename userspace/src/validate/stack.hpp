@@ -82,7 +82,9 @@ struct StackChange {
 	std::string describe() const;
 };
 
-// By name, in name order; equal stacks give no change.
+// Most telling first (kernel, runtime libraries, PyTorch, rdnafix version,
+// GPUs, environment, then module parameters), by name within each; equal
+// stacks give no change.
 std::vector<StackChange> diff_stacks(const Stack &before, const Stack &after);
 
 // Whether module parameter `module`.`name` is part of the stack: not the
