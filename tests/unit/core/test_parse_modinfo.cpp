@@ -7,23 +7,14 @@
 #include <catch2/matchers/catch_matchers_string.hpp>
 
 #include <cstring>
-#include <fstream>
-#include <sstream>
+#include "modsig_sample.hpp"
+
 #include <string>
 
 using namespace rdnafix::core;
 using Catch::Matchers::ContainsSubstring;
 
 namespace {
-
-std::string sample(const std::string &name)
-{
-	std::ifstream f(std::string(RDNAFIX_CORE_TEST_DATA) + "/modsig/" + name, std::ios::binary);
-	REQUIRE(f);
-	std::ostringstream s;
-	s << f.rdbuf();
-	return s.str();
-}
 
 void put_le16(std::string &d, std::size_t off, unsigned v)
 {
@@ -41,7 +32,7 @@ void put_le64(std::string &d, std::size_t off, std::uint64_t v)
 
 TEST_CASE("modinfo: rdnafix built by kbuild for Debian 6.1", "[modinfo]")
 {
-	std::string ko = sample("rdnafix-0.1.0-6.1.0-56-amd64.ko");
+	std::string ko = modsig_sample("rdnafix-0.1.0-6.1.0-56-amd64.ko");
 	REQUIRE(ko.size() == 102040);
 	auto m = parse_module_info(ko);
 	REQUIRE(m);
@@ -54,12 +45,12 @@ TEST_CASE("modinfo: rdnafix built by kbuild for Debian 6.1", "[modinfo]")
 
 TEST_CASE("modinfo: an in-tree Debian module has no version", "[modinfo]")
 {
-	auto m = parse_module_info(sample("nhc_dest-6.1.0-56-amd64.ko"));
+	auto m = parse_module_info(modsig_sample("nhc_dest-6.1.0-56-amd64.ko"));
 	REQUIRE(m);
 	CHECK(m->name == "nhc_dest");
 	CHECK(m->version.empty());
 	CHECK(m->release() == "6.1.0-56-amd64");
-	auto t = parse_module_info(sample("tiny-unsigned-6.1.0-56-amd64.ko"));
+	auto t = parse_module_info(modsig_sample("tiny-unsigned-6.1.0-56-amd64.ko"));
 	REQUIRE(t);
 	CHECK(t->name == "tiny");
 	CHECK(t->srcversion.empty());
@@ -67,7 +58,7 @@ TEST_CASE("modinfo: an in-tree Debian module has no version", "[modinfo]")
 
 TEST_CASE("modinfo: damaged files are errors naming the problem", "[modinfo]")
 {
-	const std::string ko = sample("rdnafix-0.1.0-6.1.0-56-amd64.ko");
+	const std::string ko = modsig_sample("rdnafix-0.1.0-6.1.0-56-amd64.ko");
 	SECTION("not an ELF file")
 	{
 		auto r = parse_module_info("\x28\xb5\x2f\xfd compressed bytes");
@@ -122,7 +113,7 @@ TEST_CASE("modinfo: damaged files are errors naming the problem", "[modinfo]")
 
 TEST_CASE("modinfo: every truncation of a real module is an error or a value, never a crash", "[modinfo]")
 {
-	const std::string ko = sample("tiny-unsigned-6.1.0-56-amd64.ko");
+	const std::string ko = modsig_sample("tiny-unsigned-6.1.0-56-amd64.ko");
 	for (std::size_t n = 0; n < ko.size(); n += 97) {
 		auto r = parse_module_info(std::string_view(ko).substr(0, n));
 		if (r)

@@ -7,29 +7,16 @@
 #include <catch2/catch_test_macros.hpp>
 #include <catch2/matchers/catch_matchers_string.hpp>
 
-#include <fstream>
-#include <sstream>
+#include "modsig_sample.hpp"
+
 #include <string>
 
 using namespace rdnafix::core;
 using Catch::Matchers::ContainsSubstring;
 
-namespace {
-
-std::string sample(const std::string &name)
-{
-	std::ifstream f(std::string(RDNAFIX_CORE_TEST_DATA) + "/modsig/" + name, std::ios::binary);
-	REQUIRE(f);
-	std::ostringstream s;
-	s << f.rdbuf();
-	return s.str();
-}
-
-} // namespace
-
 TEST_CASE("module signature: a Debian 6.1 module signed with PKCS#7", "[modsig]")
 {
-	std::string ko = sample("nhc_dest-6.1.0-56-amd64.ko");
+	std::string ko = modsig_sample("nhc_dest-6.1.0-56-amd64.ko");
 	REQUIRE(ko.size() == 6617);
 	auto r = parse_module_signature(ko, ko.size());
 	REQUIRE(r);
@@ -50,7 +37,7 @@ TEST_CASE("module signature: a Debian 6.1 module signed with PKCS#7", "[modsig]"
 
 TEST_CASE("module signature: a module built by kbuild without a key is unsigned", "[modsig]")
 {
-	std::string ko = sample("tiny-unsigned-6.1.0-56-amd64.ko");
+	std::string ko = modsig_sample("tiny-unsigned-6.1.0-56-amd64.ko");
 	auto r = parse_module_signature(ko, ko.size());
 	REQUIRE(r);
 	CHECK_FALSE(r->present);
@@ -60,7 +47,7 @@ TEST_CASE("module signature: a module built by kbuild without a key is unsigned"
 
 TEST_CASE("module signature: damaged trailers are errors naming the field", "[modsig]")
 {
-	std::string ko = sample("nhc_dest-6.1.0-56-amd64.ko");
+	std::string ko = modsig_sample("nhc_dest-6.1.0-56-amd64.ko");
 	const std::size_t info = ko.size() - kModuleSigMarker.size() - 12;
 	SECTION("sig_len larger than the file")
 	{

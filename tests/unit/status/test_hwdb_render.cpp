@@ -16,7 +16,7 @@ namespace {
 std::string status_text(const machine::Snapshot &s)
 {
 	const auto a = status::assess(s);
-	return status::render_text(s, a, status::evaluate(s, a), false);
+	return status::render_text(s, a, status::evaluate(s, a), status::LastValidation{}, false);
 }
 machine::Snapshot with_hwdb(std::map<std::string, std::string> props)
 {
