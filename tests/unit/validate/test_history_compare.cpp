@@ -75,7 +75,7 @@ TEST_CASE("compare: a kernel change and a case that now fails, in one line", "[h
 	CHECK(r[0].describe() == "conv.fwd_3x3: pass -> fail after kernel 6.12.57 \u2192 6.12.63 (runs 5 -> 7)");
 }
 
-TEST_CASE("compare: several changes by name, parameters and environment", "[history][compare]")
+TEST_CASE("compare: several changes, the environment before module parameters", "[history][compare]")
 {
 	Facts after = with(with(base, "amdgpu.noretry", "1"), "env.HSA_OVERRIDE_GFX_VERSION", "10.3.0");
 	const auto c = compare_runs({run(1, "2026-11-20T09:00:00Z", base, {sc("a", Status::pass)}),
@@ -83,8 +83,8 @@ TEST_CASE("compare: several changes by name, parameters and environment", "[hist
 	REQUIRE(c.size() == 1);
 	CHECK_FALSE(c[0].has_regression());
 	CHECK(c[0].describe() ==
-	      "run 2 (2026-11-21 09:00, after run 1): amdgpu.noretry 0 \u2192 1; "
-	      "env.HSA_OVERRIDE_GFX_VERSION unset \u2192 10.3.0; everything else equal: no case changed");
+	      "run 2 (2026-11-21 09:00, after run 1): env.HSA_OVERRIDE_GFX_VERSION unset \u2192 10.3.0; "
+	      "amdgpu.noretry 0 \u2192 1; everything else equal: no case changed");
 }
 
 TEST_CASE("compare: pass→fail on the same stack is reported, fail→pass listed but not a regression",

@@ -88,19 +88,28 @@ TEST_CASE("stack JSON: round trip, and hostile input never throws", "[stack]")
 	CHECK(Stack::from_json(many).facts.size() == kStackMaxFacts);
 }
 
-TEST_CASE("diff_stacks: changed, added and removed facts by name, and their words", "[stack]")
+TEST_CASE("diff_stacks: changed, added and removed facts, most telling first, and their words", "[stack]")
 {
 	const Stack before = of({{"kernel", "6.12.57"}, {"amdgpu.noretry", "0"}, {"rdnafix.version", "0.4.0"}});
 	const Stack after =
 		of({{"kernel", "6.12.63"}, {"amdgpu.noretry", "0"}, {"env.HSA_OVERRIDE_GFX_VERSION", "10.3.0"}});
 	const auto d = diff_stacks(before, after);
 	REQUIRE(d.size() == 3);
-	CHECK(d[0] == StackChange{"env.HSA_OVERRIDE_GFX_VERSION", std::nullopt, "10.3.0"});
-	CHECK(d[1] == StackChange{"kernel", "6.12.57", "6.12.63"});
-	CHECK(d[2] == StackChange{"rdnafix.version", "0.4.0", std::nullopt});
-	CHECK(d[0].describe() == "env.HSA_OVERRIDE_GFX_VERSION unset \u2192 10.3.0");
-	CHECK(d[1].describe() == "kernel 6.12.57 \u2192 6.12.63");
-	CHECK(d[2].describe() == "rdnafix.version 0.4.0 \u2192 absent");
+	// kernel, then rdnafix's version, then the environment (not name order)
+	CHECK(d[0] == StackChange{"kernel", "6.12.57", "6.12.63"});
+	CHECK(d[1] == StackChange{"rdnafix.version", "0.4.0", std::nullopt});
+	CHECK(d[2] == StackChange{"env.HSA_OVERRIDE_GFX_VERSION", std::nullopt, "10.3.0"});
+	CHECK(d[0].describe() == "kernel 6.12.57 \u2192 6.12.63");
+	CHECK(d[1].describe() == "rdnafix.version 0.4.0 \u2192 absent");
+	CHECK(d[2].describe() == "env.HSA_OVERRIDE_GFX_VERSION unset \u2192 10.3.0");
+	// a new kernel's new amdgpu parameters come after the kernel; within a rank, by name
+	const auto k = diff_stacks(of({{"kernel", "6.1"}, {"amdgpu.a", "1"}}),
+				   of({{"kernel", "6.12"}, {"amdgpu.a", "2"}, {"amdgpu.b", "0"}, {"ttm.x", "1"}}));
+	REQUIRE(k.size() == 4);
+	CHECK(k[0].name == "kernel");
+	CHECK(k[1].name == "amdgpu.a");
+	CHECK(k[2].name == "amdgpu.b");
+	CHECK(k[3].name == "ttm.x");
 	CHECK(diff_stacks(before, before).empty());
 	CHECK(diff_stacks(Stack{}, Stack{}).empty());
 	// Terminal-hostile values are escaped in the words.
