@@ -93,7 +93,8 @@ TEST_CASE("plot: any stack change is marked, not only the kernel", "[plot]")
 	const auto svg = plot_svg(runs);
 	CHECK(count(svg, "class=\"change\"") == 1);
 	CHECK(count(svg, "class=\"change\" data-run=\"3\"") == 1);
-	CHECK(count(svg, "hip +1</text>") == 1); // the most telling change (the runtime before the environment), and how many more
+	CHECK(count(svg, "hip +1</text>") ==
+	      1); // the most telling change (the runtime before the environment), and how many more
 	CHECK(count(svg, "hip 6.2.41133 \u2192 6.3.42131") == 1);
 	CHECK(count(svg, "class=\"failure\" data-run=\"3\"") == 1);
 }
