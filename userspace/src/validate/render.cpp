@@ -40,14 +40,7 @@ std::string render_table(const std::vector<CaseResult> &results)
 std::string render_findings(const std::vector<CaseResult> &results)
 {
 	std::string out;
-	std::size_t passed = 0, failed = 0, skipped = 0;
 	for (const auto &r : results) {
-		if (r.status == Status::pass)
-			++passed;
-		else if (r.status == Status::skip)
-			++skipped;
-		else
-			++failed;
 		if (!r.reason.empty())
 			out += fmt::format("{}: {}: {}\n", r.name, status_name(r.status), safe(r.reason));
 		if (!r.kernel_log.empty()) {
@@ -72,7 +65,8 @@ std::string render_findings(const std::vector<CaseResult> &results)
 			note = r.kernel_log_note;
 	if (!note.empty())
 		out += safe(note) + "\n";
-	out += fmt::format("{} passed, {} failed, {} skipped\n", passed, failed, skipped);
+	const Tally t = tally(results);
+	out += fmt::format("{} passed, {} failed, {} skipped\n", t.passed, t.failed, t.skipped);
 	return out;
 }
 

@@ -137,4 +137,18 @@ void from_json(const nlohmann::json &j, CaseResult &r)
 		r.details = j["details"];
 }
 
+Tally tally(const std::vector<CaseResult> &results)
+{
+	Tally t;
+	for (const auto &r : results) {
+		if (r.status == Status::pass)
+			++t.passed;
+		else if (r.status == Status::skip)
+			++t.skipped;
+		else
+			++t.failed;
+	}
+	return t;
+}
+
 } // namespace rdnafix::validate

@@ -1,6 +1,7 @@
 #pragma once
 // The result of one validation case, as the child reports it and the parent
 // completes it (wall time, kernel log, how the child ended).
+#include <cstddef>
 #include <optional>
 #include <string>
 #include <vector>
@@ -29,6 +30,13 @@ struct CaseResult {
 	std::string kernel_log_note; // e.g. "kernel log not captured: cannot open /dev/kmsg: ..."
 	std::string output_tail;     // last lines the child wrote to stdout/stderr
 };
+
+// How many cases passed, were skipped, and failed (anything else: fail,
+// crash, hang, error).
+struct Tally {
+	std::size_t passed = 0, failed = 0, skipped = 0;
+};
+Tally tally(const std::vector<CaseResult> &results);
 
 // The case child's reply to the parent (one JSON object on fd 3), also the
 // "cases" entries of `validate --json` and the kernel_log column of history.

@@ -52,17 +52,9 @@ std::string not_run_text(const std::string &reason)
 
 std::string results_text(const std::vector<CaseResult> &results)
 {
-	std::size_t passed = 0, failed = 0, skipped = 0;
-	for (const auto &r : results) {
-		if (r.status == Status::pass)
-			++passed;
-		else if (r.status == Status::skip)
-			++skipped;
-		else
-			++failed;
-	}
-	return fmt::format("{} passed, {} failed{}", passed, failed,
-			   skipped ? fmt::format(", {} skipped", skipped) : std::string());
+	const Tally t = tally(results);
+	return fmt::format("{} passed, {} failed{}", t.passed, t.failed,
+			   t.skipped ? fmt::format(", {} skipped", t.skipped) : std::string());
 }
 
 std::string brief_line(const StackCheck &c, const std::string &verdict, std::optional<std::int64_t> recorded)
