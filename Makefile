@@ -21,7 +21,7 @@ help:
 	@echo "make deps-test    also those of the tests ([test]: Catch2, QEMU, debootstrap, ...)"
 	@echo "make build     build rdnactl (CMake+Ninja into $(BUILD)/userspace)"
 	@echo "make status    deps + build + run 'rdnactl status'"
-	@echo "make test      deps-test + build with tests + every test (unit, fixtures, ROCm chroot, kernel VMs, booted Debian system, checkpatch, DKMS)"
+	@echo "make test      deps-test + build with tests + every test (unit, fixtures, ROCm chroot, kernel VMs, booted Debian system, packages, newer distributions, fuzzing, checkpatch, DKMS), with a time table"
 	@echo "make test-e2e  only the booted end-to-end test of rdnactl config/fix and of the .deb install + kernel upgrade (tests/e2e, images cached in /var/cache/rdnafix/e2e)"
 	@echo "make format    clang-format every userspace/tests C++ file (.clang-format)"
 	@echo "make install   install rdnactl (stripped), man page, completion (PREFIX, DESTDIR)"
@@ -54,16 +54,11 @@ configure-tests:
 status: build
 	@$(RDNACTL) status; rc=$$?; [ $$rc -le 1 ] || exit $$rc
 
+# Every stage, ordered and overlapped (downloads beside the compile, the VM
+# boots on one core beside the rest), with a time table at the end:
+# tests/make-test.sh; RDNAFIX_TEST_STAGES selects a subset.
 test: deps-test
-	$(MAKE) --no-print-directory configure-tests
-	$(MAKE) --no-print-directory build
-	$(MAKE) --no-print-directory test-style
-	$(MAKE) --no-print-directory test-unit
-	$(MAKE) --no-print-directory test-kernel
-	$(MAKE) --no-print-directory test-deb
-	$(MAKE) --no-print-directory test-e2e
-	$(MAKE) --no-print-directory test-kmod-style
-	$(MAKE) --no-print-directory test-dkms
+	@BUILD=$(BUILD) bash tests/make-test.sh
 
 test-unit:
 	ctest --test-dir $(BUILD)/userspace --output-on-failure

@@ -15,6 +15,12 @@
 # Environment: RDNAFIX_CACHE (default /var/cache/rdnafix),
 #              RDNAFIX_KVER_6_1 / RDNAFIX_KVER_6_12 / RDNAFIX_KVER_7_2 to pin a release,
 #              RDNAFIX_NO_INSTALL=1 to only use what is already installed.
+#
+#   kmod/scripts/build-all.sh --prepare [series...]
+# installs the headers (6.1, 6.12 on the host; 7.2 in the sid chroot) and
+# builds nothing: `make test` runs it early, beside the compile of rdnactl, so
+# that the downloads overlap with work and the tests that need headers find
+# them.
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -25,10 +31,16 @@ CHROOT=$CACHE/sid-kbuild
 log() { echo "build-all: $*" >&2; }
 die() { log "ERROR: $*"; exit 2; }
 
-[[ $# -ge 1 ]] || die "usage: $0 OUTDIR [6.1 6.12 7.2]"
-out=$1; shift
-mkdir -p "$out"
-out=$(cd "$out" && pwd)
+[[ $# -ge 1 ]] || die "usage: $0 OUTDIR|--prepare [6.1 6.12 7.2]"
+prepare=0
+if [[ $1 == --prepare ]]; then
+	prepare=1
+	shift
+else
+	out=$1; shift
+	mkdir -p "$out"
+	out=$(cd "$out" && pwd)
+fi
 series=("$@")
 [[ ${#series[@]} -gt 0 ]] || series=(6.1 6.12 7.2)
 
@@ -110,15 +122,18 @@ for s in "${series[@]}"; do
 		kver=${RDNAFIX_KVER_6_1:-$(host_release '6\.1\.0-[0-9]+-amd64')}
 		[[ -n $kver ]] || die "no linux-headers-6.1.0-*-amd64 in apt (run apt-get update)"
 		host_headers "$kver"
+		[[ $prepare == 1 ]] && { log "headers ready: $kver"; continue; }
 		build_host "$kver" ;;
 	6.12)
 		kver=${RDNAFIX_KVER_6_12:-$(host_release '6\.12\.[0-9]+\+deb12-amd64')}
 		[[ -n $kver ]] || die "no linux-headers-6.12.*+deb12-amd64 in apt (bookworm-security)"
 		host_headers "$kver"
+		[[ $prepare == 1 ]] && { log "headers ready: $kver"; continue; }
 		build_host "$kver" ;;
 	7.2)
 		"$here/sid-chroot.sh" >&2 || die "sid chroot set-up failed"
 		kver=${RDNAFIX_KVER_7_2:-$(cat "$CHROOT/.rdnafix-kver")}
+		[[ $prepare == 1 ]] && { log "headers ready: $kver (sid chroot)"; continue; }
 		build_chroot "$kver" ;;
 	*)
 		die "unknown series '$s' (valid: 6.1 6.12 7.2)" ;;

@@ -127,7 +127,11 @@ rm -rf "$tmp/var/lib/apt/lists/"*
 kver=$(find "$tmp/lib/modules" -mindepth 1 -maxdepth 1 -printf '%f\n' | sort -V | tail -1)
 [[ -n $kver && -f $tmp/boot/vmlinuz-$kver && -f $tmp/boot/initrd.img-$kver ]] ||
 	die "no kernel and initramfs in $tmp/boot ($(ls "$tmp/boot"))"
-[[ -d $tmp/lib/modules/$kver/build ]] || die "no headers for $kver in the image"
+# build is an absolute link (/usr/src/linux-headers-<kver>): resolve it in the
+# image, not on the host (which may have the same headers, or none)
+hdr=$tmp/lib/modules/$kver/build
+[[ -L $hdr && $(readlink "$hdr") == /* ]] && hdr=$tmp$(readlink "$hdr")
+[[ -d $hdr ]] || die "no headers for $kver in the image"
 [[ -f $tmp/etc/default/grub && -x $tmp/usr/sbin/update-grub ]] || die "grub-pc left no /etc/default/grub or update-grub"
 grep -qx "GRUB_CMDLINE_LINUX=\"$E2E_GRUB_CMDLINE\"" "$tmp/etc/default/grub" ||
 	die "the preseeded command line is not in $tmp/etc/default/grub"
