@@ -136,7 +136,10 @@ void add_config_command(CLI::App &app, int *rc)
 		add_common(*sub, *args, true);
 		sub->add_flag("--cmdline", args->cmdline,
 			      "KEY=VALUE are kernel command-line parameters, written through the boot loader");
-		sub->add_option(set ? "KEY=VALUE" : "KEY", args->words, set ? "What to set" : "What to remove")
+		// CLI11 2.4 and later reject '=' in an option's name (BadNameString when the command line is
+		// built, before any parsing): the positional is named SETTING, its help reads KEY=VALUE.
+		sub->add_option(set ? "SETTING" : "KEY", args->words, set ? "What to set" : "What to remove")
+			->type_name(set ? "KEY=VALUE" : "KEY")
 			->required();
 		sub->footer(fmt::format(
 			"{}\nExamples:\n{}\n\n{}", kKeysHelp,
