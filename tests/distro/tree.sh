@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Sourced by tests/distro/run.sh: sync_tree SRC DST makes DST hold exactly the
 # files of SRC's userspace/, kmod/ and udev/ that git lists (tracked, and
 # untracked ones not ignored: what a build of the working tree sees).  A file
