@@ -133,8 +133,8 @@ while read -r verb; do
 	bad=$(awk '/^Positionals:/ { p = 1; next } /^[^ ]/ { p = 0 } p && /^  [^ ]/ { print $1 }
 		/^  -/ { n = split($1, o, ","); for (i = 1; i <= n; i++) if (o[i] ~ /^--/) print substr(o[i], 3) }' "$tmp/help" |
 		LC_ALL=C grep -v '^[^-! [:cntrl:]][^=:{ [:cntrl:]]*$')
-	if [[ -z $bad && -s $tmp/help ]]; then pass "rdnactl $verb --help: every name valid for CLI11 2.4+"; else
-		fail "rdnactl $verb --help: names CLI11 2.4+ refuses: $(echo $bad)"; fi
+	if [[ -z $bad && -s $tmp/help ]]; then pass "rdnactl ${verb:+$verb }--help: every name valid for CLI11 2.4+"; else
+		fail "rdnactl ${verb:+$verb }--help: names CLI11 2.4+ refuses: $(echo $bad)"; fi
 done < <(sed -n 's/^Usage: rdnactl \(\([a-z-]* \)*\)\[OPTIONS\].*/\1/p' "$top"/tests/golden/cli/help*.out)
 
 echo "== colour"
