@@ -11,7 +11,7 @@ CMAKE_FLAGS ?=
 
 RDNACTL := $(BUILD)/userspace/rdnactl
 
-.PHONY: all deps deps-module deps-test build configure-tests status test uninstall test-unit test-kernel test-e2e test-kmod-style test-style test-dkms test-deb install kmod clean help dkms-install dkms-remove dkms-source deb format
+.PHONY: all deps deps-module deps-test build configure-tests status test uninstall test-unit test-kernel test-e2e test-distro test-kmod-style test-style test-dkms test-deb install kmod clean help dkms-install dkms-remove dkms-source deb format
 
 all: build
 
@@ -31,6 +31,7 @@ help:
 	@echo "make dkms-remove   remove rdnafix from DKMS for every kernel and delete /usr/src/rdnafix-<ver>"
 	@echo "make deb       Debian packages rdnactl, rdnactl-dbgsym, rdnafix-dkms in $(BUILD)/deb (docs/packaging.md)"
 	@echo "make test-deb  build the packages, lintian, install/upgrade/remove/purge in a Debian 12 chroot"
+	@echo "make test-distro  build rdnactl in Debian 13 (trixie) and sid chroots (newer CLI11, fmt, GCC) and run it there (docs/building.md)"
 
 deps:
 	@bash userspace/deps/install.sh build
@@ -91,6 +92,12 @@ test-dkms:
 # $(BUILD)/deb/src; a second call on an unchanged tree does nothing.
 deb:
 	@bash debian/make-deb.sh $(BUILD)/deb
+
+# rdnactl built (-O0, only the rdnactl target) and run in Debian trixie and sid
+# chroots (/var/cache/rdnafix/build-{trixie,sid}): newer CLI11, fmt and GCC
+# than bookworm's.  Exit 2 (cannot run: no root, no network) fails it too.
+test-distro:
+	bash tests/distro/run.sh
 
 # The packages' life cycle in a chroot of the e2e Debian 12 image: lintian,
 # install, upgrade from a previous version, remove, purge (nothing left).

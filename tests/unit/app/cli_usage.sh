@@ -7,6 +7,7 @@
 #     cannot be written (/dev/full);
 #   - --root "", --env "", --user "" are errors naming the option; a missing
 #     --env FILE and an unknown --user are exit 2;
+#   - every positional and --long name is one CLI11 2.4 and later accept;
 #   - no colour under TERM=dumb (nor with NO_COLOR), colour on a TTY otherwise.
 #
 #   tests/unit/app/cli_usage.sh RDNACTL   (exit 0 pass, 1 fail)
@@ -119,6 +120,22 @@ for u in alice 1000; do
 	"$rdnactl" env --root "$fx/root" --env "$fx/env" --user "$u" >"$tmp/out" 2>"$tmp/err" || rc=$?
 	[[ $rc -eq 0 && -s $tmp/out ]] && pass "env --user $u -> 0" || fail "env --user $u -> rc $rc: $(cat "$tmp/err")"
 done
+
+echo "== names newer CLI11 accepts"
+# CLI11 2.4 and later refuse, when the command line is built (so every command,
+# --version included, aborts), a positional or --long name with '=', ':', '{',
+# a blank or a control character, or one starting with '-' or '!' (issue 18
+# item 0; tests/distro/run.sh builds against those releases).  This CLI11 may
+# be older: the names are read from each verb's --help and checked here.
+while read -r verb; do
+	# shellcheck disable=SC2086
+	"$rdnactl" $verb --help >"$tmp/help" 2>&1
+	bad=$(awk '/^Positionals:/ { p = 1; next } /^[^ ]/ { p = 0 } p && /^  [^ ]/ { print $1 }
+		/^  -/ { n = split($1, o, ","); for (i = 1; i <= n; i++) if (o[i] ~ /^--/) print substr(o[i], 3) }' "$tmp/help" |
+		LC_ALL=C grep -v '^[^-! [:cntrl:]][^=:{ [:cntrl:]]*$')
+	if [[ -z $bad && -s $tmp/help ]]; then pass "rdnactl ${verb:+$verb }--help: every name valid for CLI11 2.4+"; else
+		fail "rdnactl ${verb:+$verb }--help: names CLI11 2.4+ refuses: $(echo $bad)"; fi
+done < <(sed -n 's/^Usage: rdnactl \(\([a-z-]* \)*\)\[OPTIONS\].*/\1/p' "$top"/tests/golden/cli/help*.out)
 
 echo "== colour"
 # colour WANT 'ENV...' [ARGS...]: status on a pseudo-terminal (script(1)) with these variables.

@@ -136,8 +136,14 @@ void add_config_command(CLI::App &app, int *rc)
 		add_common(*sub, *args, true);
 		sub->add_flag("--cmdline", args->cmdline,
 			      "KEY=VALUE are kernel command-line parameters, written through the boot loader");
-		sub->add_option(set ? "KEY=VALUE" : "KEY", args->words, set ? "What to set" : "What to remove")
-			->required();
+		// CLI11 2.4 and later reject '=' in an option's name (BadNameString when the command line is
+		// built, before any parsing): the positional is named SETTING, its help reads KEY=VALUE.
+		auto *words = sub->add_option(set ? "SETTING" : "KEY", args->words,
+					      set ? "What to set: one or more KEY=VALUE (the keys are below)"
+						  : "What to remove");
+		words->required();
+		if (set)
+			words->type_name("KEY=VALUE");
 		sub->footer(fmt::format(
 			"{}\nExamples:\n{}\n\n{}", kKeysHelp,
 			set ? "  sudo rdnactl config set noretry=1 targets=rdna1,rdna2 mtype_sysmem=nc\n"

@@ -31,6 +31,25 @@ int finish(int rc)
 	return rc;
 }
 
+void build_command_line(CLI::App &app, int *rc, std::vector<std::string> &topic)
+{
+	app.set_version_flag("--version", std::string("rdnactl ") + RDNAFIX_VERSION);
+	app.require_subcommand(1);
+	app.footer("Exit codes: 0 nothing to report, 1 warnings/errors/failures found, 2 rdnactl could not run.\n"
+		   "See rdnactl(1).");
+	rdnafix::add_status_command(app, rc);
+	rdnafix::add_env_command(app, rc);
+	rdnafix::add_validate_command(app, rc);
+	rdnafix::add_history_command(app, rc);
+	rdnafix::add_config_command(app, rc);
+	rdnafix::add_fix_command(app, rc);
+	rdnafix::add_explain_command(app, rc);
+	rdnafix::add_coverage_command(app, rc);
+	rdnafix::add_kernel_check_command(app, rc);
+	app.add_subcommand("help", "Show the help of a subcommand: rdnactl help status, rdnactl help config set")
+		->add_option("VERB", topic, "The subcommand (and its subcommand) to explain");
+}
+
 } // namespace
 
 int main(int argc, char **argv)
@@ -39,24 +58,17 @@ int main(int argc, char **argv)
 	if (rdnafix::is_child_invocation(argc, argv))
 		return rdnafix::child_main(argc, argv);
 	CLI::App app{"rdnactl — inspect and fix ROCm/PyTorch on consumer AMD GPUs (RDNA1/RDNA2 and APUs)"};
-	app.set_version_flag("--version", std::string("rdnactl ") + RDNAFIX_VERSION);
-	app.require_subcommand(1);
-	app.footer("Exit codes: 0 nothing to report, 1 warnings/errors/failures found, 2 rdnactl could not run.\n"
-		   "See rdnactl(1).");
 	int rc = 0;
-	rdnafix::add_status_command(app, &rc);
-	rdnafix::add_env_command(app, &rc);
-	rdnafix::add_validate_command(app, &rc);
-	rdnafix::add_history_command(app, &rc);
-	rdnafix::add_config_command(app, &rc);
-	rdnafix::add_fix_command(app, &rc);
-	rdnafix::add_explain_command(app, &rc);
-	rdnafix::add_coverage_command(app, &rc);
-	rdnafix::add_kernel_check_command(app, &rc);
 	// Listed in --help; the words after it are rewritten to `VERB... --help` before parsing.
 	std::vector<std::string> topic;
-	app.add_subcommand("help", "Show the help of a subcommand: rdnactl help status, rdnactl help config set")
-		->add_option("VERB", topic, "The subcommand (and its subcommand) to explain");
+	try {
+		build_command_line(app, &rc, topic);
+	} catch (const CLI::ConstructionError &e) {
+		// A name or setting this CLI11 refuses (newer releases are stricter): say so instead of aborting.
+		std::fprintf(stderr, "rdnactl: internal error: CLI11 %s refused the command line's definition: %s\n",
+			     CLI11_VERSION, e.what());
+		return finish(2);
+	}
 
 	std::vector<std::string> args = rdnafix::app::help_to_flag(std::vector<std::string>(argv + 1, argv + argc));
 	if (const std::string msg = rdnafix::app::check_subcommands(app, args); !msg.empty()) {
