@@ -28,7 +28,7 @@
 set -uo pipefail
 
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
-ROOT=${RDNAFIX_ROCM_CHROOT:-/var/cache/rdnafix/rocm-sid}
+ROOT=${RDNAFIX_ROCM_CHROOT:-${RDNAFIX_CACHE:-/var/cache/rdnafix}/rocm-sid}
 JSON_TOOL=${1:?usage: run.sh FATBIN_JSON_BINARY [RDNACTL]}
 RDNACTL=${2:-}
 ARCHS="gfx1010 gfx1030 gfx1031 gfx1100 gfx1151 gfx90a:xnack- gfx90a:xnack+ gfx10-3-generic"

@@ -31,7 +31,7 @@ set -uo pipefail
 
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 SRC=$(cd "${RDNAFIX_DISTRO_SRC:-$TOP}" && pwd)
-CACHE=${RDNAFIX_DISTRO_CACHE:-/var/cache/rdnafix}
+CACHE=${RDNAFIX_DISTRO_CACHE:-${RDNAFIX_CACHE:-/var/cache/rdnafix}}
 JOBS=${RDNAFIX_DISTRO_JOBS:-$(nproc)}
 FIXTURE=${RDNAFIX_DISTRO_FIXTURE:-rx6750xt-raphael}
 SUITES=("$@")

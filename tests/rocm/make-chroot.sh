@@ -6,7 +6,7 @@
 # Usage: tests/rocm/make-chroot.sh [ROOT]   (default /var/cache/rdnafix/rocm-sid)
 set -euo pipefail
 
-ROOT=${1:-${RDNAFIX_ROCM_CHROOT:-/var/cache/rdnafix/rocm-sid}}
+ROOT=${1:-${RDNAFIX_ROCM_CHROOT:-${RDNAFIX_CACHE:-/var/cache/rdnafix}/rocm-sid}}
 MIRROR=${RDNAFIX_DEBIAN_MIRROR:-http://deb.debian.org/debian}
 # Packages under test (docs/rocm-facts.md §1): HIP 6.4.3 runtime, the
 # separate hiprtc library, its builtin headers, and comgr (which libhiprtc6

@@ -17,7 +17,7 @@
 set -uo pipefail
 
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
-ROOT=${RDNAFIX_ROCM_CHROOT:-/var/cache/rdnafix/rocm-sid}
+ROOT=${RDNAFIX_ROCM_CHROOT:-${RDNAFIX_CACHE:-/var/cache/rdnafix}/rocm-sid}
 TARGETS="gfx1010 gfx1030 gfx1031 gfx1100 gfx1151"
 # shellcheck source=../rocm/lib.sh
 . "$TOP/tests/rocm/lib.sh"
