@@ -52,7 +52,7 @@ want() { [[ " $STAGES " == *" $1 "* ]]; }
 stage() {
 	local name=$1 lane=$2 s e rc
 	shift 2
-	if ! want "$name"; then
+	if ! want "$name" && ! { [[ $lane == fetch ]] && want fetch; }; then
 		printf '%s\t%s\t-\t-\tnot selected\n' "$name" "$lane" >>"$TIMES"
 		return 0
 	fi
