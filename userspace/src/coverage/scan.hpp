@@ -23,6 +23,12 @@ struct ScanOptions {
 	bool system = true;               // ROCM_PATH, /opt/rocm*, multiarch, consumers
 	std::vector<std::string> gfx;     // --gfx TARGET: judge these targets too (no GPU needed)
 	bool devices = true;              // judge the AMD devices of the snapshot
+	// What inflating compressed (CCOB) bundles may cost in the whole scan,
+	// and per file (ReadLimits::max_inflate_file): a 2 KB bundle can declare
+	// 64 MiB.  Files past it are "not read: decompression budget".
+	std::uint64_t max_inflate_total = 1ull << 30;
+	double max_inflate_seconds = 5;
+	ReadLimits limits;
 };
 
 // Devices and the environment (VIRTUAL_ENV, CONDA_PREFIX, PATH, ROCM_PATH,
