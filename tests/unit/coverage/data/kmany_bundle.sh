@@ -1,6 +1,8 @@
 #!/bin/sh
+# (tests/unit/coverage/data/SOURCE.md: kmany_bundle.hipfb)
 # 78 AMDGPU code objects (one per target id) bundled with the host entry.
 set -e
+echo "define void @f() { ret void }" >e.ll
 B="gfx600 gfx601 gfx602 gfx700 gfx701 gfx702 gfx703 gfx704 gfx705 gfx801 gfx802 gfx803 gfx805 gfx810
    gfx900 gfx902 gfx904 gfx906 gfx908 gfx909 gfx90a gfx90c gfx1010 gfx1011 gfx1012 gfx1013
    gfx1030 gfx1031 gfx1032 gfx1033 gfx1034 gfx1035"
