@@ -42,9 +42,10 @@ expect 2 err "rdnactl coverage: /no/such/path: no such file or directory" "cover
 mkfifo "$tmp/fifo"
 run "$tmp/fifo"
 expect 2 err "$tmp/fifo: a FIFO, not a regular file or a directory (not opened)" "coverage FIFO"
-run --root "$tmp" /missing.so
+mkdir -p "$tmp/r/etc"
+run --root "$tmp/r" /missing.so
 expect 2 err "/missing.so: no such file or directory" "coverage --root DIR /missing.so"
-expect 2 err "(PATH is read inside --root $tmp)" "coverage --root DIR /missing.so names the root"
+expect 2 err "(PATH is read inside --root $tmp/r)" "coverage --root DIR /missing.so names the root"
 run ""
 expect 2 err "rdnactl coverage: an empty PATH argument; give a file or directory" "coverage ''"
 run --python ""
