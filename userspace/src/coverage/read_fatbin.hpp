@@ -68,9 +68,9 @@ struct FatbinFile {
 
 struct ReadLimits {
 	std::uint64_t max_bundles = 100000;
-	std::uint64_t max_entries = 4096;              // per bundle
-	std::uint64_t max_inflate = 64ull << 20;       // bytes inflated per CCOB bundle
-	std::uint64_t max_inflate_file = 256ull << 20; // bytes inflated per file, all its bundles
+	std::uint64_t max_entries = 4096;            // per bundle
+	std::uint64_t max_inflate = 64ull << 20;     // bytes inflated per CCOB bundle
+	std::uint64_t max_inflate_file = 2ull << 30; // bytes inflated per file, all its bundles
 };
 
 // `rel` is relative to fs.root() (symlinks resolved inside it).  `budget`:

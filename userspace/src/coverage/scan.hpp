@@ -25,9 +25,12 @@ struct ScanOptions {
 	bool devices = true;              // judge the AMD devices of the snapshot
 	// What inflating compressed (CCOB) bundles may cost in the whole scan,
 	// and per file (ReadLimits::max_inflate_file): a 2 KB bundle can declare
-	// 64 MiB.  Files past it are "not read: decompression budget".
-	std::uint64_t max_inflate_total = 1ull << 30;
-	double max_inflate_seconds = 5;
+	// 64 MiB, a file can hold thousands.  Only the code-object headers are
+	// kept, so this bounds time, not memory; real libraries with compressed
+	// bundles inflate to GBs.  Files past it are "not read: decompression
+	// budget".
+	std::uint64_t max_inflate_total = 8ull << 30;
+	double max_inflate_seconds = 10;
 	ReadLimits limits;
 };
 
