@@ -1,8 +1,14 @@
 #pragma once
 // Helpers of the read_fatbin tests: the real fat binaries of data/, a
-// temporary root to write damaged copies into, little-endian pokes.
+// temporary root to write damaged copies into, little-endian pokes, and the
+// compressed-bundle (CCOB) writer: header v1-v3 (docs/rocm-facts.md §4)
+// around a zstd or zlib stream made by libzstd / zlib.
 #include "coverage/read_fatbin.hpp"
 #include "io/rootfs.hpp"
+
+#include <catch2/catch_test_macros.hpp>
+#include <zlib.h>
+#include <zstd.h>
 
 #include <cstdint>
 #include <cstdlib>
@@ -35,6 +41,51 @@ inline void put64(std::string &d, std::size_t off, std::uint64_t v)
 		d.resize(off + 8, '\0');
 	for (int i = 0; i < 8; ++i)
 		d[off + i] = static_cast<char>((v >> (8 * i)) & 0xff);
+}
+
+// A CCOB bundle: the header of `version` (1: 20 bytes, no total size; 2: u32
+// total and uncompressed sizes; 3: u64 ones), `method` (0 zlib, 1 zstd), a
+// zero hash, then `compressed`, which inflates to `usize` bytes.
+inline std::string ccob(unsigned version, unsigned method, const std::string &compressed, std::uint64_t usize)
+{
+	std::string h("CCOB", 4);
+	h += static_cast<char>(version);
+	h += '\0';
+	h += static_cast<char>(method);
+	h += '\0';
+	if (version == 1) {
+		put64(h, 8, usize);
+		h.resize(12);
+		put64(h, 12, 0);
+	} else if (version == 2) {
+		put64(h, 8, 24 + compressed.size());
+		put64(h, 12, usize);
+		put64(h, 16, 0);
+	} else {
+		put64(h, 8, 32 + compressed.size());
+		put64(h, 16, usize);
+		put64(h, 24, 0);
+	}
+	return h + compressed;
+}
+
+inline std::string zlib_compress(const std::string &d)
+{
+	uLongf n = compressBound(d.size());
+	std::string out(n, '\0');
+	REQUIRE(compress2(reinterpret_cast<Bytef *>(out.data()), &n, reinterpret_cast<const Bytef *>(d.data()),
+			  d.size(), 6) == Z_OK);
+	out.resize(n);
+	return out;
+}
+
+inline std::string zstd_compress(const std::string &d, int level = 3)
+{
+	std::string out(ZSTD_compressBound(d.size()), '\0');
+	std::size_t n = ZSTD_compress(out.data(), out.size(), d.data(), d.size(), level);
+	REQUIRE_FALSE(ZSTD_isError(n));
+	out.resize(n);
+	return out;
 }
 
 // A temporary directory used as the --root; removed at the end.

@@ -15,7 +15,9 @@
 #include <memory>
 
 namespace cov = rdnafix::coverage;
+using fatbin_test::ccob;
 using fatbin_test::put64;
+using fatbin_test::zlib_compress;
 
 namespace {
 
@@ -39,40 +41,6 @@ std::string ccob_payload(const std::string &d)
 	std::size_t n =
 		ZSTD_decompress(out.data(), out.size(), d.data() + at + h->header_size, h->total_size - h->header_size);
 	REQUIRE_FALSE(ZSTD_isError(n));
-	return out;
-}
-
-std::string ccob(unsigned version, unsigned method, const std::string &compressed, std::uint64_t usize)
-{
-	std::string h("CCOB", 4);
-	h += static_cast<char>(version);
-	h += '\0';
-	h += static_cast<char>(method);
-	h += '\0';
-	std::string tail;
-	if (version == 1) {
-		put64(h, 8, usize);
-		h.resize(12);
-		put64(h, 12, 0);
-	} else if (version == 2) {
-		put64(h, 8, 24 + compressed.size());
-		put64(h, 12, usize);
-		put64(h, 16, 0);
-	} else {
-		put64(h, 8, 32 + compressed.size());
-		put64(h, 16, usize);
-		put64(h, 24, 0);
-	}
-	return h + compressed;
-}
-
-std::string zlib_compress(const std::string &d)
-{
-	uLongf n = compressBound(d.size());
-	std::string out(n, '\0');
-	REQUIRE(compress2(reinterpret_cast<Bytef *>(out.data()), &n, reinterpret_cast<const Bytef *>(d.data()),
-			  d.size(), 6) == Z_OK);
-	out.resize(n);
 	return out;
 }
 

@@ -56,8 +56,9 @@ void add_coverage_command(CLI::App &app, int *rc)
 		"Example: rdnactl coverage --python ~/venv/bin/python3   |   rdnactl coverage --gfx gfx1031 "
 		"/opt/rocm/lib/librocblas.so\n"
 		"Exit codes: 0 every GPU has native or generic code in every installation that has GPU code, 1 some "
-		"GPU has code only with an override or none, 2 rdnactl could not run (bad arguments, --root "
-		"unusable).");
+		"GPU has code only with an override or none (a library that could not be read counts as none), 2 "
+		"rdnactl could not run (bad arguments, a PATH that does not exist or is not a file or directory, "
+		"--root unusable).");
 	sub->callback([args, rc] {
 		if (!app::machine_args_ok(args->machine, "coverage", rc))
 			return;

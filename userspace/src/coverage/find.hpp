@@ -13,6 +13,7 @@
 #include "machine/snapshot.hpp"
 
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -48,6 +49,14 @@ std::string rel_of(std::string_view abs);
 std::string join(std::string_view a, std::string_view b);
 std::string dirname_of(std::string_view rel);
 std::string basename_of(std::string_view rel);
+
+// The canonical path of the candidate file `rel` when it is a regular file;
+// else nullopt and a note "/rel: skipped: <why>" (a FIFO, a device node, a
+// symlink loop, a dangling symlink).  Only stat()s: a FIFO or device node is
+// never opened.
+std::optional<std::string> regular_candidate(io::RootFs &fs, Found &f, const std::string &rel);
+// "a FIFO", "a character device node", "a directory", ... (with an article).
+std::string_view file_type_phrase(core::FileType t);
 
 // The device-code libraries in directory `dir` (one level), as unread fatbin
 // Libraries, each file once (symlinked names folded onto their target);

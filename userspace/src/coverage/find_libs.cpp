@@ -6,6 +6,8 @@
 
 #include "io/rootfs.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 
 namespace rdnafix::coverage::detail {
@@ -103,6 +105,54 @@ std::string basename_of(std::string_view rel)
 	return std::string(p == std::string_view::npos ? rel : rel.substr(p + 1));
 }
 
+std::optional<std::string> regular_candidate(io::RootFs &fs, Found &f, const std::string &rel)
+{
+	auto skip = [&](const std::string &why) {
+		f.notes.push_back("/" + rel + ": skipped: " + why);
+		return std::nullopt;
+	};
+	auto canon = fs.canonical(rel);
+	if (!canon) {
+		const io::FsError &e = canon.error();
+		if (e.kind == io::FsErrorKind::symlink_loop)
+			return skip("a symlink loop (ELOOP)");
+		if (e.kind == io::FsErrorKind::not_found)
+			return skip("a dangling symlink (its target does not exist)");
+		return skip(e.reason());
+	}
+	auto st = fs.stat(*canon);
+	if (!st)
+		return skip(st.error().reason());
+	if (st->type == io::FileType::regular)
+		return std::move(canon).value();
+	if (st->type == io::FileType::directory)
+		return skip("a directory, not a library file");
+	return skip(fmt::format("{}, not a regular file (not opened)", file_type_phrase(st->type)));
+}
+
+std::string_view file_type_phrase(core::FileType t)
+{
+	switch (t) {
+	case io::FileType::regular:
+		return "a regular file";
+	case io::FileType::directory:
+		return "a directory";
+	case io::FileType::symlink:
+		return "a symlink";
+	case io::FileType::char_device:
+		return "a character device node";
+	case io::FileType::block_device:
+		return "a block device node";
+	case io::FileType::fifo:
+		return "a FIFO";
+	case io::FileType::socket:
+		return "a socket";
+	case io::FileType::other:
+		break;
+	}
+	return "a special file";
+}
+
 std::vector<Library> libraries_in(io::RootFs &fs, Found &f, const std::string &dir,
 				  const std::vector<std::string_view> &skip)
 {
@@ -114,14 +164,8 @@ std::vector<Library> libraries_in(io::RootFs &fs, Found &f, const std::string &d
 		const DeviceCodeLib *row = device_code_lib(n);
 		if (!row || std::find(skip.begin(), skip.end(), row->stem) != skip.end())
 			continue;
-		std::string rel = join(dir, n);
-		auto canon = fs.canonical(rel);
-		if (!canon)
-			continue; // a dangling link
-		auto st = fs.stat(*canon);
-		if (!st || st->type != io::FileType::regular)
-			continue;
-		if (f.seen[*canon])
+		auto canon = regular_candidate(fs, f, join(dir, n));
+		if (!canon || f.seen[*canon])
 			continue;
 		f.seen[*canon] = true;
 		Library l;

@@ -219,12 +219,8 @@ void find_argument(io::RootFs &fs, const std::string &path, Found &f)
 		for (const auto &n : *names) {
 			if (!n.ends_with(".co") && !n.ends_with(".hsaco") && !n.ends_with(".hipfb"))
 				continue;
-			std::string p = join(rel, n);
-			auto canon = fs.canonical(p);
+			auto canon = regular_candidate(fs, f, join(rel, n));
 			if (!canon || f.seen[*canon])
-				continue;
-			auto s2 = fs.stat(*canon);
-			if (!s2 || s2->type != io::FileType::regular)
 				continue;
 			f.seen[*canon] = true;
 			Library l;

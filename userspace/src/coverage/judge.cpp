@@ -121,12 +121,17 @@ DeviceVerdict judge_library(const Library &lib, const std::string &runtime_versi
 	v.device = gpu.device;
 	v.gfx = gpu.gfx;
 	if (lib.targets.empty()) {
+		// A file or bundle that was not read is never "no device code".
 		if (lib.file && lib.file->kind == FileKind::unreadable) {
 			v.verdict = Verdict::missing;
 			v.reason = "could not be read: " + lib.file->unreadable;
-		} else if (!lib.problems.empty() && !lib.file) {
+		} else if (lib.file && lib.file->kind == FileKind::over_budget) {
 			v.verdict = Verdict::missing;
-			v.reason = "could not be read: " + lib.problems.front();
+			v.reason = lib.file->unreadable;
+		} else if (!lib.problems.empty()) {
+			v.verdict = Verdict::missing;
+			const bool unread = !lib.file || any_bundle_unreadable(*lib.file);
+			v.reason = (unread ? "could not be read: " : "no usable code object: ") + lib.problems.front();
 		} else {
 			v.verdict = Verdict::no_code;
 			v.reason = "no device code";

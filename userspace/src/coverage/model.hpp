@@ -104,6 +104,7 @@ struct Report {
 	std::vector<std::string> notes;      // "no python3 on PATH", "--python X: not an interpreter"
 	double seconds = 0;                  // wall time of the scan
 	std::uint64_t bytes_read = 0;
+	std::uint64_t bytes_inflated = 0; // output of inflating compressed bundles (the decompression budget)
 };
 
 } // namespace rdnafix::coverage

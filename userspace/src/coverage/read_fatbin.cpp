@@ -63,7 +63,7 @@ core::Result<std::optional<co::SectionHeader>> find_fatbin_section(io::FileReade
 	return std::optional<co::SectionHeader>{};
 }
 
-void read_elf(io::FileReader &r, std::string_view head, const ReadLimits &lim, FatbinFile &f)
+void read_elf(io::FileReader &r, std::string_view head, const ReadLimits &lim, io::InflateBudget &budget, FatbinFile &f)
 {
 	// HIP device code ships in 64-bit little-endian host files only; a 32-bit
 	// or big-endian ELF (an i386 library) has none.
@@ -102,15 +102,50 @@ void read_elf(io::FileReader &r, std::string_view head, const ReadLimits &lim, F
 	constexpr std::uint32_t kNoBits = 8;
 	if ((*sec)->type == kNoBits || (*sec)->size == 0)
 		return;
-	f.bundles = detail::walk_bundles(r, (*sec)->offset, (*sec)->size, lim);
+	f.bundles = detail::walk_bundles(r, (*sec)->offset, (*sec)->size, lim, budget);
+}
+
+constexpr double kMiB = 1024.0 * 1024.0;
+
+// A file whose inflating was stopped by the budget: not read at all (what
+// its bundles gave so far would judge it on part of its code).
+void mark_over_budget(FatbinFile &f, const io::InflateBudget &file, bool file_cap, const ReadLimits &lim)
+{
+	f.kind = FileKind::over_budget;
+	f.bundles.clear();
+	if (file.spent == io::InflateBudget::Spent::seconds)
+		f.unreadable = "not read: decompression budget (the scan's time for inflating compressed bundles "
+			       "is spent)";
+	else if (file_cap)
+		f.unreadable = fmt::format("not read: decompression budget (its compressed bundles inflate to "
+					   "more than {:.0f} MiB, the limit per file)",
+					   double(lim.max_inflate_file) / kMiB);
+	else
+		f.unreadable = "not read: decompression budget (the scan's bytes for inflating compressed bundles "
+			       "are spent)";
 }
 
 } // namespace
 
-FatbinFile read_fatbin(io::RootFs &fs, std::string_view rel, const ReadLimits &limits)
+bool any_bundle_unreadable(const FatbinFile &f)
+{
+	for (const auto &b : f.bundles)
+		if (!b.unreadable.empty())
+			return true;
+	return false;
+}
+
+FatbinFile read_fatbin(io::RootFs &fs, std::string_view rel, const ReadLimits &limits, io::InflateBudget *budget)
 {
 	FatbinFile f;
 	f.path = std::string(rel);
+	// This file's share: what the scan has left, at most max_inflate_file.
+	io::InflateBudget file;
+	const bool file_cap = !budget || limits.max_inflate_file < budget->bytes_left;
+	file.bytes_left = file_cap ? limits.max_inflate_file : budget->bytes_left;
+	if (budget) // spent earlier: the first byte this file inflates stops it
+		file.seconds_left = budget->spent == io::InflateBudget::Spent::seconds ? 0 : budget->seconds_left;
+	const std::uint64_t start = file.bytes_left;
 	try {
 		auto opened = fs.open_read(rel);
 		if (!opened) {
@@ -123,10 +158,10 @@ FatbinFile read_fatbin(io::RootFs &fs, std::string_view rel, const ReadLimits &l
 		if (!head) {
 			f.unreadable = head.error().reason();
 		} else if (co::is_elf(*head)) {
-			read_elf(r, *head, limits, f);
+			read_elf(r, *head, limits, file, f);
 		} else if (head->starts_with(co::kBundleMagic) || head->starts_with(co::kCcobMagic)) {
 			f.kind = FileKind::bundle;
-			f.bundles = detail::walk_bundles(r, 0, r.size(), limits);
+			f.bundles = detail::walk_bundles(r, 0, r.size(), limits, file);
 		} else {
 			f.kind = FileKind::not_device_code;
 		}
@@ -136,6 +171,15 @@ FatbinFile read_fatbin(io::RootFs &fs, std::string_view rel, const ReadLimits &l
 		f.bundles.clear();
 		f.unreadable = "out of memory while reading the file";
 	}
+	if (budget) {
+		budget->bytes_left -= std::min(budget->bytes_left, start - file.bytes_left);
+		budget->seconds_left = file.seconds_left;
+		if (file.spent == io::InflateBudget::Spent::seconds ||
+		    (file.spent != io::InflateBudget::Spent::no && !file_cap))
+			budget->spent = file.spent;
+	}
+	if (file.spent != io::InflateBudget::Spent::no)
+		mark_over_budget(f, file, file_cap && file.spent == io::InflateBudget::Spent::bytes, limits);
 	return f;
 }
 

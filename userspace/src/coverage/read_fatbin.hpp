@@ -8,6 +8,7 @@
 // .hsaco) are read too.  Never throws; a damaged or hostile file yields
 // `unreadable` with the reason, with bounded memory (docs/coverage.md).
 #include "core/codeobj.hpp"
+#include "io/decompress.hpp"
 
 #include <cstdint>
 #include <optional>
@@ -52,6 +53,7 @@ enum class FileKind {
 	code_object,     // a bare AMDGPU ELF
 	not_device_code, // anything else
 	unreadable,
+	over_budget, // not read: inflating its compressed bundles would pass the decompression budget
 };
 
 struct FatbinFile {
@@ -60,17 +62,26 @@ struct FatbinFile {
 	FileKind kind = FileKind::unreadable;
 	std::vector<FatbinBundle> bundles;
 	std::optional<core::codeobj::ElfTarget> code_object; // kind == code_object
-	std::string unreadable;                              // kind == unreadable: the reason
+	std::string unreadable;                              // kind == unreadable / over_budget: the reason
 	std::uint64_t bytes_read = 0;                        // what the reader actually read (the speed claim)
 };
 
 struct ReadLimits {
 	std::uint64_t max_bundles = 100000;
-	std::uint64_t max_entries = 4096;        // per bundle
-	std::uint64_t max_inflate = 64ull << 20; // bytes inflated per CCOB bundle
+	std::uint64_t max_entries = 4096;            // per bundle
+	std::uint64_t max_inflate = 64ull << 20;     // bytes inflated per CCOB bundle
+	std::uint64_t max_inflate_file = 2ull << 30; // bytes inflated per file, all its bundles
 };
 
-// `rel` is relative to fs.root() (symlinks resolved inside it).
-FatbinFile read_fatbin(io::RootFs &fs, std::string_view rel, const ReadLimits &limits = {});
+// `rel` is relative to fs.root() (symlinks resolved inside it).  `budget`:
+// what the caller's whole scan may still inflate (bytes, seconds), charged
+// with this file's inflating; a file whose bundles would need more than the
+// budget or max_inflate_file is `over_budget` ("not read: decompression
+// budget ..."), never "no device code".
+FatbinFile read_fatbin(io::RootFs &fs, std::string_view rel, const ReadLimits &limits = {},
+		       io::InflateBudget *budget = nullptr);
+
+// True when a bundle of `f` could not be read (its targets may be incomplete).
+bool any_bundle_unreadable(const FatbinFile &f);
 
 } // namespace rdnafix::coverage

@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <map>
 
 namespace rdnafix::coverage::detail {
 
@@ -30,9 +31,13 @@ std::uint64_t align_up(std::uint64_t v)
 // Byte source of a bundle: the file (plain) or an inflated prefix (CCOB).
 // get(off, len) returns fewer than len bytes only at the bundle's end.
 using Getter = std::function<core::Result<std::string>(std::uint64_t off, std::uint64_t len)>;
+// Told, once the table is read, which spans `get` will be asked for (the
+// code-object headers), so that a CCOB is inflated once for all of them.
+using Prefetch = std::function<void(const std::vector<io::Span> &)>;
 
 // Entry table + per-entry headers through `get`.
-void read_table(const Getter &get, std::uint64_t max_size, const ReadLimits &lim, FatbinBundle &b)
+void read_table(const Getter &get, const Prefetch &prefetch, std::uint64_t max_size, const ReadLimits &lim,
+		FatbinBundle &b)
 {
 	co::BundleLimits bl;
 	bl.max_entries = lim.max_entries;
@@ -44,19 +49,24 @@ void read_table(const Getter &get, std::uint64_t max_size, const ReadLimits &lim
 		return;
 	}
 	std::string table = std::move(head).value();
-	auto need = co::bundle_table_size(table, bl);
-	if (need && *need > table.size()) {
+	// bundle_table_size only looks one entry ahead of what it was given: a
+	// table longer than the first read (80 entries of ~60 bytes) takes more
+	// reads, each twice the last so that a CCOB is inflated a few times only.
+	for (auto need = co::bundle_table_size(table, bl); need && *need > table.size();
+	     need = co::bundle_table_size(table, bl)) {
 		if (*need > max_size) {
 			b.unreadable =
 				fmt::format("the entry table ({} bytes) runs past the end of the bundle ({} bytes)",
 					    *need, max_size);
 			return;
 		}
-		auto more = get(0, *need);
+		auto more = get(0, std::min(max_size, std::max<std::uint64_t>(*need, 2 * table.size())));
 		if (!more) {
 			b.unreadable = more.error().message;
 			return;
 		}
+		if (more->size() <= table.size())
+			break; // no more bytes: parse_bundle_table says what is truncated
 		table = std::move(more).value();
 	}
 	auto parsed = co::parse_bundle_table(table, bl);
@@ -69,17 +79,12 @@ void read_table(const Getter &get, std::uint64_t max_size, const ReadLimits &lim
 		b.stored_size = t.end;
 		b.uncompressed_size = t.end;
 	}
-	if (b.format == BundleFormat::ccob) {
-		// One more inflate pass as far as the last code-object header (or
-		// the limit), instead of one per entry.
-		std::uint64_t last = 0;
+	if (prefetch) {
+		std::vector<io::Span> spans;
 		for (const co::BundleEntryRaw &raw : t.entries)
 			if (raw.size > 0)
-				last = std::max(last,
-						raw.offset + std::min<std::uint64_t>(raw.size, co::kElf64HeaderSize));
-		last = std::min(last, lim.max_inflate);
-		if (last > 0)
-			(void)get(last - 1, 1);
+				spans.push_back({raw.offset, std::min<std::uint64_t>(raw.size, co::kElf64HeaderSize)});
+		prefetch(spans);
 	}
 	for (co::BundleEntryRaw &raw : t.entries) {
 		FatbinEntry e;
@@ -113,12 +118,12 @@ void read_plain(io::FileReader &r, std::uint64_t at, std::uint64_t max_size, con
 			return core::Error{d.error().reason()};
 		return std::move(d).value();
 	};
-	read_table(get, max_size, lim, b);
+	read_table(get, nullptr, max_size, lim, b);
 }
 
-// Inflates the payload of the CCOB bundle at `at`, as far as `want`.
-core::Result<io::Prefix> inflate(io::FileReader &r, std::uint64_t at, const co::CcobHeader &h, std::uint64_t stored,
-				 std::uint64_t want, std::uint64_t cap)
+// Inflates the payload of the CCOB bundle at `at`, keeping the spans.
+core::Result<io::Windows> inflate(io::FileReader &r, std::uint64_t at, const co::CcobHeader &h, std::uint64_t stored,
+				  std::vector<io::Span> spans, std::uint64_t cap, io::InflateBudget &budget)
 {
 	std::uint64_t pos = at + h.header_size;
 	const std::uint64_t end = at + stored;
@@ -135,12 +140,12 @@ core::Result<io::Prefix> inflate(io::FileReader &r, std::uint64_t at, const co::
 			pos = end;
 		return std::string_view(chunk);
 	};
-	return io::inflate_prefix(h.method == 1 ? io::Codec::zstd : io::Codec::zlib, next, want, h.uncompressed_size,
-				  cap);
+	return io::inflate_windows(h.method == 1 ? io::Codec::zstd : io::Codec::zlib, next, std::move(spans),
+				   h.uncompressed_size, cap, &budget);
 }
 
 void read_ccob(io::FileReader &r, std::uint64_t at, std::uint64_t max_size, std::string_view head,
-	       const ReadLimits &lim, FatbinBundle &b)
+	       const ReadLimits &lim, io::InflateBudget &budget, FatbinBundle &b)
 {
 	auto h = co::parse_ccob_header(head);
 	if (!h) {
@@ -160,10 +165,27 @@ void read_ccob(io::FileReader &r, std::uint64_t at, std::uint64_t max_size, std:
 				    stored, max_size);
 		return;
 	}
-	// Inflate once for the table, then once more if the headers lie further.
+	// Inflate once for the table (again at twice the length for a longer
+	// one), then once for all the code-object headers, keeping only them.
 	io::Prefix p;
 	bool have = false;
 	std::optional<core::Error> failed;
+	std::map<std::uint64_t, std::string> headers; // offset in the payload -> its bytes
+	Prefetch prefetch = [&](const std::vector<io::Span> &all) {
+		std::vector<io::Span> spans; // those inside the inflate limit, not in the prefix already
+		for (const io::Span &s : all)
+			if (s.offset + s.length <= lim.max_inflate && s.offset + s.length > p.data.size())
+				spans.push_back(s);
+		if (spans.empty() || failed)
+			return;
+		auto w = inflate(r, at, *h, stored, spans, lim.max_inflate, budget);
+		if (!w) {
+			failed = w.error();
+			return;
+		}
+		for (std::size_t i = 0; i < spans.size(); ++i)
+			headers[spans[i].offset] = std::move(w->data[i]);
+	};
 	Getter get = [&](std::uint64_t off, std::uint64_t len) -> core::Result<std::string> {
 		std::uint64_t want = std::min(off + len, h->uncompressed_size);
 		if (off > h->uncompressed_size)
@@ -173,6 +195,10 @@ void read_ccob(io::FileReader &r, std::uint64_t at, std::uint64_t max_size, std:
 			return core::Error{
 				fmt::format("it lies beyond the first {} bytes of the payload, the inflate limit",
 					    lim.max_inflate)};
+		if (auto it = headers.find(off);
+		    it != headers.end() &&
+		    (it->second.size() >= len || off + it->second.size() >= h->uncompressed_size))
+			return it->second.substr(0, len);
 		if (failed && p.data.size() < want)
 			return *failed; // never inflate a broken stream twice
 		if (!have || (p.data.size() < want && !p.whole)) {
@@ -180,19 +206,20 @@ void read_ccob(io::FileReader &r, std::uint64_t at, std::uint64_t max_size, std:
 			// that follow the table come in the same pass.
 			std::uint64_t ask = std::min({std::max({want, 2 * std::uint64_t(p.data.size()), kFirstRead}),
 						      h->uncompressed_size, lim.max_inflate});
-			auto q = inflate(r, at, *h, stored, ask, lim.max_inflate);
+			auto q = inflate(r, at, *h, stored, {io::Span{0, ask}}, lim.max_inflate, budget);
 			if (!q) {
 				failed = q.error();
 				return q.error();
 			}
-			p = std::move(q).value();
+			p.data = std::move(q->data[0]);
+			p.whole = q->whole;
 			have = true;
 		}
 		if (off >= p.data.size())
 			return std::string();
 		return p.data.substr(off, std::min(len, p.data.size() - off));
 	};
-	read_table(get, h->uncompressed_size, lim, b);
+	read_table(get, prefetch, h->uncompressed_size, lim, b);
 }
 
 // The offset (from `from`) of the first bundle magic in [from, from + kSearch).
@@ -226,7 +253,8 @@ void check_entry(FatbinEntry &e, std::string_view header)
 					     e.elf->target.canonical(), e.elf->e_flags);
 }
 
-std::vector<FatbinBundle> walk_bundles(io::FileReader &r, std::uint64_t start, std::uint64_t len, const ReadLimits &lim)
+std::vector<FatbinBundle> walk_bundles(io::FileReader &r, std::uint64_t start, std::uint64_t len, const ReadLimits &lim,
+				       io::InflateBudget &budget)
 {
 	std::vector<FatbinBundle> out;
 	std::uint64_t pos = 0;
@@ -250,7 +278,7 @@ std::vector<FatbinBundle> walk_bundles(io::FileReader &r, std::uint64_t start, s
 			if (b.unreadable.empty())
 				next = pos + b.stored_size;
 		} else if (head->starts_with(co::kCcobMagic)) {
-			read_ccob(r, start + pos, len - pos, *head, lim, b);
+			read_ccob(r, start + pos, len - pos, *head, lim, budget, b);
 			if (b.unreadable.empty() && b.ccob_version >= 2)
 				next = pos + b.stored_size;
 		} else {

@@ -12,8 +12,9 @@ namespace rdnafix::coverage::detail {
 // boundary (the alignment of each object's .hip_fatbin section, which the
 // linker concatenates); CCOB v2/v3 bundles end after their stored size.  A
 // bundle that cannot be read is kept with its reason and ends the walk.
-std::vector<FatbinBundle> walk_bundles(io::FileReader &r, std::uint64_t start, std::uint64_t len,
-				       const ReadLimits &lim);
+// Inflating CCOB bundles is charged to `budget`.
+std::vector<FatbinBundle> walk_bundles(io::FileReader &r, std::uint64_t start, std::uint64_t len, const ReadLimits &lim,
+				       io::InflateBudget &budget);
 
 // One AMDGPU entry's header: its ElfTarget, or the disagreement text.
 void check_entry(FatbinEntry &e, std::string_view header);

@@ -79,6 +79,8 @@ std::string_view to_string(FileKind k)
 		return "not_device_code";
 	case FileKind::unreadable:
 		return "unreadable";
+	case FileKind::over_budget:
+		return "not_read_budget";
 	}
 	return "unreadable";
 }
@@ -113,7 +115,11 @@ std::string targets_text(const Library &l)
 	if (l.targets.empty()) {
 		if (l.kind != LibraryKind::fatbin)
 			return l.problems.empty() ? "no per-target files" : "unreadable";
-		return l.file && l.file->kind == FileKind::unreadable ? "unreadable" : "no device code";
+		if (l.file && l.file->kind == FileKind::over_budget)
+			return "not read: decompression budget";
+		if (l.file && (l.file->kind == FileKind::unreadable || any_bundle_unreadable(*l.file)))
+			return "unreadable";
+		return l.problems.empty() ? "no device code" : "no usable code object";
 	}
 	std::string s;
 	for (const auto &t : l.targets)

@@ -32,6 +32,8 @@ void fill_targets(Library &lib)
 	const FatbinFile &f = *lib.file;
 	if (f.kind == FileKind::unreadable)
 		lib.problems.push_back("unreadable: " + f.unreadable);
+	if (f.kind == FileKind::over_budget)
+		lib.problems.push_back(f.unreadable);
 	if (f.code_object)
 		add_target(lib.targets, f.code_object->target);
 	for (const auto &b : f.bundles) {
@@ -72,14 +74,26 @@ Report scan(io::RootFs &fs, const machine::Snapshot &s, const ScanOptions &opts)
 			detail::find_consumers(fs, f);
 		}
 	}
+	io::InflateBudget budget;
+	budget.bytes_left = opts.max_inflate_total;
+	budget.seconds_left = opts.max_inflate_seconds;
+	std::size_t over = 0;
 	for (auto &inst : f.installs)
 		for (auto &lib : inst.libraries) {
 			if (lib.kind != LibraryKind::fatbin)
 				continue;
-			lib.file = read_fatbin(fs, lib.path);
+			lib.file = read_fatbin(fs, lib.path, opts.limits, &budget);
 			r.bytes_read += lib.file->bytes_read;
+			over += lib.file->kind == FileKind::over_budget;
 			fill_targets(lib);
 		}
+	r.bytes_inflated = opts.max_inflate_total - budget.bytes_left;
+	if (over > 0)
+		f.notes.push_back(fmt::format(
+			"{} file{} not read: decompression budget (compressed bundles may inflate to {} MiB in {:g} s "
+			"per scan, {} MiB per file)",
+			over, over == 1 ? "" : "s", opts.max_inflate_total >> 20, opts.max_inflate_seconds,
+			opts.limits.max_inflate_file >> 20));
 	r.installs = std::move(f.installs);
 	for (auto &p : f.searched) // each place once, in the order first looked at
 		if (std::find(r.searched.begin(), r.searched.end(), p) == r.searched.end())

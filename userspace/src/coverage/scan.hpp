@@ -23,6 +23,15 @@ struct ScanOptions {
 	bool system = true;               // ROCM_PATH, /opt/rocm*, multiarch, consumers
 	std::vector<std::string> gfx;     // --gfx TARGET: judge these targets too (no GPU needed)
 	bool devices = true;              // judge the AMD devices of the snapshot
+	// What inflating compressed (CCOB) bundles may cost in the whole scan,
+	// and per file (ReadLimits::max_inflate_file): a 2 KB bundle can declare
+	// 64 MiB, a file can hold thousands.  Only the code-object headers are
+	// kept, so this bounds time, not memory; real libraries with compressed
+	// bundles inflate to GBs.  Files past it are "not read: decompression
+	// budget".
+	std::uint64_t max_inflate_total = 8ull << 30;
+	double max_inflate_seconds = 10;
+	ReadLimits limits;
 };
 
 // Devices and the environment (VIRTUAL_ENV, CONDA_PREFIX, PATH, ROCM_PATH,
