@@ -4,7 +4,7 @@
 # just before their N-th call of each syscall that changes the disk or takes
 # the lock, for N = 1, 2, ... until the command runs to its end; after every
 # kill `config undo` is run as a user would (again while it is refused or
-# interrupted, at most 4 times) and the tree must equal the original byte for
+# interrupted, at most 4 times, until it succeeds with an empty journal) and the tree must equal the original byte for
 # byte (content, mode, type of every entry below the root, the journal and lock
 # under var/lib/rdnafix/config aside) with an empty journal.  A kill before any
 # other syscall (read, fstat, close, ...) leaves the disk as it is before the
@@ -25,8 +25,10 @@
 #               set-gen / fix
 #
 # usage: run.sh RDNACTL   (root, strace and /bin/busybox (static) needed; else 77)
-# Prints one line per scenario and "rounds: R, stuck entries: S, half-changed
-# trees: H"; exit 1 unless S and H are 0.
+# Then SIGTERM and SIGINT to `config set` while its generator runs: exit 3,
+# the original tree.  Prints one line per scenario and "rounds: R, stuck
+# entries: S, half-changed trees: H"; exit 1 unless S and H are 0 and both
+# signals were handled.
 set -u
 R=$(realpath "$1")
 TOP=${RDNAFIX_TOP:-$(cd "$(dirname "$0")/../.." && pwd)} # RDNAFIX_TOP: a checkout (to run a copy of this script)
@@ -86,9 +88,11 @@ prepare() { # DIR KIND: a fresh copy of the fixture (gen: with the generator; gr
 }
 
 # The state that must come back: type, mode and content of every entry.
+# CRASH_FILES_ONLY=1 leaves directories out (to measure a build whose undo leaves empty ones).
 snapshot() {
 	(cd "$1" && find . -path ./var/lib/rdnafix -prune -o -printf '%y %m %p\n' | grep -v -e '^d [0-9]* \./var$' \
-		-e '^d [0-9]* \./var/lib$' | LC_ALL=C sort &&
+		-e '^d [0-9]* \./var/lib$' | { if [ "${CRASH_FILES_ONLY:-0}" = 1 ]; then grep -v '^d '; else cat; fi; } |
+		LC_ALL=C sort &&
 		find . -path ./var/lib/rdnafix -prune -o -type f -print0 | LC_ALL=C sort -z | xargs -0 -r sha256sum)
 }
 
@@ -102,21 +106,18 @@ run_cmd() { # SCENARIO DIR: the command of the scenario (no strace)
 
 # After a kill: undo as a user would; "ok", "stuck: <why>".
 recover() {
-	local dir=$1 i out rc
+	local dir=$1 i out rc last=""
 	for i in 1 2 3 4; do
 		out=$("$R" config undo --root "$dir" 2>&1)
 		rc=$?
-		if [ $rc = 0 ] && grep -q 'nothing to undo' <<<"$out"; then
-			if [ -n "$(ls -A "$dir/var/lib/rdnafix/config/journal" 2>/dev/null)" ]; then
-				echo "stuck: journal not empty: $(ls -A "$dir/var/lib/rdnafix/config/journal")"
-			else
-				echo ok
-			fi
+		# Done when undo succeeded and no entry is left (dot-names are not entries).
+		if [ $rc = 0 ] && [ -z "$(ls "$dir/var/lib/rdnafix/config/journal" 2>/dev/null)" ]; then
+			echo ok
 			return
 		fi
 		[ $rc = 0 ] || last="undo exit $rc: $(tr '\n' ' ' <<<"$out" | cut -c1-300)"
 	done
-	echo "stuck: ${last:-undo never said nothing to undo}"
+	echo "stuck: ${last:-entries left: $(ls "$dir/var/lib/rdnafix/config/journal")}"
 }
 
 ROUNDS=0 STUCK=0 HALF=0 MAIN_FAIL_DETAIL=""
@@ -134,7 +135,15 @@ matrix() { # SCENARIO KIND
 	fix) args=(fix --root "$dir") ;;
 	undo-*) args=(config undo --root "$dir") ;;
 	esac
+	# The candidates this command really calls (a traced run first); each gets its rounds.
+	rm -rf "$dir"
+	cp -a "$base" "$dir"
+	strace -qq -o "$W/trace" -e trace="$(IFS=,; echo "${SYSCALLS[*]}")" "$R" "${args[@]}" >/dev/null 2>&1
+	local used=()
 	for sys in "${SYSCALLS[@]}"; do
+		grep -q "^$sys(" "$W/trace" && used+=("$sys")
+	done
+	for sys in "${used[@]}"; do
 		# openat: only the calls that can create a file (O_CREAT), found by a traced run; the
 		# others open what exists, and a kill before them is a kill before the next call listed.
 		local only=""
@@ -168,7 +177,8 @@ matrix() { # SCENARIO KIND
 		done
 		[ $n -le $MAX_N ] || { echo "FAIL: $sc calls $sys more than $MAX_N times"; exit 1; }
 	done
-	printf '%-12s rounds %4d  stuck entries %3d  half-changed trees %3d\n' "$sc" $rounds $stuck $half
+	printf '%-12s rounds %4d  stuck entries %3d  half-changed trees %3d  (%s)\n' "$sc" $rounds $stuck $half \
+		"${used[*]}"
 	ROUNDS=$((ROUNDS + rounds)) STUCK=$((STUCK + stuck)) HALF=$((HALF + half))
 }
 
@@ -180,12 +190,55 @@ run_cmd fix "$W/probe" >/dev/null 2>&1
 	echo "FAIL: rdnactl fix wrote no transaction on the fixture"
 	exit 1
 }
-matrix set-2files plain
-matrix set-gen gen
-matrix fix grub
-matrix undo-2files plain
-matrix undo-gen gen
-matrix undo-fix grub
+if [ "${CRASH_MATRIX:-1}" = 1 ]; then # CRASH_MATRIX=0: only the signal checks below
+	matrix set-2files plain
+	matrix set-gen gen
+	matrix fix grub
+	matrix undo-2files plain
+	matrix undo-gen gen
+	matrix undo-fix grub
+fi
+
+# SIGTERM and SIGINT while the generator runs (N14): the generator blocks on a FIFO while the new
+# file is in place; rdnactl must kill it, put the files back, run it again on them (it does not
+# block then), say so and exit 3, leaving the original tree and an empty journal.
+SIGFAIL=0
+for sig in TERM INT; do
+	d=$W/sig-$sig
+	prepare "$d" gen
+	before=$(snapshot "$d")
+	mkfifo "$d/wait.fifo"
+	cp -a "$d/usr/sbin/update-initramfs" "$W/update-initramfs.orig"
+	cat >"$d/usr/sbin/update-initramfs" <<-'EOF'
+		#!/bin/sh
+		img=/boot/initrd.img-$3
+		while IFS= read -r l; do
+			case $l in *noretry=1*) : >/started; read -r x </wait.fifo ;; esac
+		done </etc/modprobe.d/rdnafix.conf
+		: >"$img"
+	EOF
+	set -m # a background job of a shell without job control would ignore SIGINT
+	"$R" config set --root "$d" noretry=1 >"$W/sig.out" 2>&1 &
+	pid=$!
+	set +m
+	for i in $(seq 100); do [ -e "$d/started" ] && break; sleep 0.1; done
+	kill -"$sig" "$pid"
+	wait "$pid"
+	rc=$?
+	rm -f "$d/started" "$d/wait.fifo"
+	cp -a "$W/update-initramfs.orig" "$d/usr/sbin/update-initramfs"
+	if [ $rc = 3 ] && grep -q "rdnactl received SIG$sig.* while 'update-initramfs" "$W/sig.out" &&
+		grep -q 'every file was put back' "$W/sig.out" && [ "$(snapshot "$d")" = "$before" ] &&
+		[ -z "$(ls "$d/var/lib/rdnafix/config/journal" 2>/dev/null)" ]; then
+		echo "SIG$sig during the generator: exit 3, rolled back"
+	else
+		echo "FAIL: SIG$sig during the generator: exit $rc; output:"
+		cat "$W/sig.out"
+		diff <(echo "$before") <(snapshot "$d") | head -5
+		SIGFAIL=1
+	fi
+done
+
 echo "rounds: $ROUNDS, stuck entries: $STUCK, half-changed trees: $HALF ($((SECONDS - t0)) s)"
 [ -z "$MAIN_FAIL_DETAIL" ] || echo "first failure: $MAIN_FAIL_DETAIL"
-[ "$STUCK" = 0 ] && [ "$HALF" = 0 ]
+[ "$STUCK" = 0 ] && [ "$HALF" = 0 ] && [ "$SIGFAIL" = 0 ]

@@ -324,3 +324,29 @@ TEST_CASE("crash: SIGTERM while the generator runs stops it, rolls back and exit
 	const std::string stat = st.str();
 	CHECK((stat.empty() || stat.substr(stat.rfind(')') + 2, 1) == "Z"));
 }
+
+TEST_CASE("crash: a generator's output and a diff keep their line breaks and tabs (no literal \\t, \\n)")
+{
+	TempRoot t;
+	t.write("etc/modprobe.d/rdnafix.conf", "#\tby hand\noptions rdnafix noretry=0\n");
+	test::TestPlanners tp;
+	auto p = test::planners(t.root(), tp);
+	auto base = p.initramfs;
+	const std::string said = t.outer() + "/said";
+	std::ofstream(said) << "first line\n\tsecond\x1b[2J\n";
+	p.initramfs = [base, said](const machine::Snapshot &s, bool want, bool changed) {
+		config::Plan plan = base(s, want, changed);
+		plan.commands.push_back({{"sh", "-c", "cat '" + said + "' >&2; exit 5"}, "a generator that fails"});
+		return plan;
+	};
+	auto o = test::options(t.root());
+	o.dry_run = true;
+	auto d = test::apply(o, {{"rdnafix", "noretry", "1"}}, {}, p);
+	CHECK_THAT(d.out, ContainsSubstring("-#\tby hand\n"));
+	auto r = test::apply(test::options(t.root()), {{"rdnafix", "noretry", "1"}}, {}, p);
+	INFO(r.out << r.err);
+	CHECK(r.rc == 3);
+	CHECK_THAT(r.err, ContainsSubstring("its output:\nfirst line\n\tsecond\\e[2J\n"));
+	CHECK(r.err.find("\\n") == std::string::npos);
+	CHECK(r.err.find("\\t") == std::string::npos);
+}
