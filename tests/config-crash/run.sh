@@ -106,8 +106,8 @@ run_cmd() { # SCENARIO DIR: the command of the scenario (no strace)
 
 # After a kill: undo as a user would; "ok", "stuck: <why>".
 recover() {
-	local dir=$1 i out rc last=""
-	for i in 1 2 3 4; do
+	local dir=$1 out rc last=""
+	for _ in 1 2 3 4; do
 		out=$("$R" config undo --root "$dir" 2>&1)
 		rc=$?
 		# Done when undo succeeded and no entry is left (dot-names are not entries).
@@ -221,7 +221,7 @@ for sig in TERM INT; do
 	"$R" config set --root "$d" noretry=1 >"$W/sig.out" 2>&1 &
 	pid=$!
 	set +m
-	for i in $(seq 100); do [ -e "$d/started" ] && break; sleep 0.1; done
+	for _ in $(seq 100); do [ -e "$d/started" ] && break; sleep 0.1; done
 	kill -"$sig" "$pid"
 	wait "$pid"
 	rc=$?
