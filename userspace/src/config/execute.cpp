@@ -3,6 +3,7 @@
 
 #include "io/child_runner.hpp"
 
+#include <cerrno>
 #include <csignal>
 
 #include <fmt/format.h>
@@ -173,6 +174,11 @@ void rerun_after_rollback(std::vector<CommandReport> &commands, const RunSetting
 
 bool write_and_run(io::RootWriter &w, Report &r, const RunSettings &rs)
 {
+	if (const int sig = io::deferred_signal()) { // while the journal entry was written
+		r.errors.push_back(interrupted(sig, "before any file was written"));
+		r.rolled_back = true;
+		return false;
+	}
 	bool ok = write_files(w, r.files, r.errors);
 	if (ok && io::deferred_signal()) {
 		r.errors.push_back(interrupted(io::deferred_signal(), "while writing the files"));
@@ -203,9 +209,11 @@ void remove_leftovers(io::RootWriter &w, const Transaction &t, std::vector<std::
 			errors.push_back(e.message);
 	}
 	for (const auto &d : t.created_dirs) { // deepest first
-		io::WriteError e;
+		io::WriteError e, kind;
 		auto names = w.list(d, &e);
-		if (names && names->empty())
+		// Only a directory itself (read() calls it "not a regular file"), never a link to one.
+		const bool real_dir = !w.read(d, &kind) && kind.errno_value == EINVAL;
+		if (names && names->empty() && real_dir)
 			if (auto re = w.remove_tree(d))
 				errors.push_back(re->message);
 		if (!e.message.empty())
