@@ -136,6 +136,7 @@ config::ApplyOptions options(const std::string &root)
 	o.root = root;
 	o.require_root = false;
 	o.chroot_commands = false;
+	o.only_own_commands = false; // the test planners' commands are `sh -c ...` and `true`
 	o.command_timeout_s = 60;
 	o.invocation = "rdnactl config set (test)";
 	return o;

@@ -164,3 +164,19 @@ TEST_CASE("cli: config show lists every managed key with file:line, next boot an
 	auto bad = rdnactl({"config", "show", "--root", "/nonexistent/rdnafix-x"});
 	CHECK(bad.rc == 2);
 }
+
+TEST_CASE("cli: an invalid value is echoed with its control characters escaped")
+{
+	TempRoot t;
+	t.ram(64);
+	auto esc = rdnactl({"config", "set", "--root", t.root(), "ttm-limit=\x1b[2J"});
+	CHECK(esc.rc == 2);
+	CHECK_THAT(esc.text, ContainsSubstring("invalid value '\\e[2J' for ttm-limit"));
+	CHECK(esc.text.find('\x1b') == std::string::npos);
+	auto lockup = rdnactl({"config", "set", "--root", t.root(), "amdgpu.lockup_timeout=4294967296"});
+	CHECK(lockup.rc == 2);
+	CHECK_THAT(lockup.text, ContainsSubstring("wraps to 0 ms"));
+	auto ttm = rdnactl({"config", "set", "--root", t.root(), "ttm-limit=4096"});
+	CHECK(ttm.rc == 2);
+	CHECK_THAT(ttm.text, ContainsSubstring("pages_limit=1 (4096 bytes) is less than the 262144 pages"));
+}

@@ -116,6 +116,30 @@ TEST_CASE("config keys: the TTM limit is refused above RAM minus max(1/8, 1 GiB)
 		CHECK_FALSE(config::parse_size(bad).ok());
 }
 
+TEST_CASE("config keys: lockup_timeout and the TTM limit are bounded where the kernel would misread them")
+{
+	// msecs_to_jiffies(unsigned int): 2^32 ms wraps to 0 (every job times out at once).
+	CHECK(one("amdgpu", "lockup_timeout", "2147483647").ok());
+	CHECK(one("amdgpu", "lockup_timeout", "-1").ok());
+	auto wrap = one("amdgpu", "lockup_timeout", "4294967296");
+	REQUIRE(wrap.errors.size() == 1);
+	CHECK_THAT(wrap.errors[0], ContainsSubstring("wraps to 0 ms: every GPU job would time out at once"));
+	CHECK_THAT(wrap.errors[0], ContainsSubstring("at most 2147483647"));
+	auto never = one("amdgpu", "lockup_timeout", "10000,3000000000");
+	REQUIRE(never.errors.size() == 1);
+	CHECK_THAT(never.errors[0], ContainsSubstring("taken as 'never'"));
+	auto small = one("amdgpu", "lockup_timeout", "4294977296");
+	REQUIRE(small.errors.size() == 1);
+	CHECK_THAT(small.errors[0], ContainsSubstring("wraps to 10000 ms"));
+	// ttm-limit=4096 is pages_limit=1: below 1 GiB amdgpu cannot come up.
+	auto one_page = one("ttm", "pages_limit", "1", 64);
+	REQUIRE(one_page.errors.size() == 1);
+	CHECK_THAT(one_page.errors[0], ContainsSubstring("less than the 262144 pages (1 GiB)"));
+	CHECK_THAT(one_page.errors[0], ContainsSubstring("the GPU would not come up"));
+	CHECK_FALSE(one("ttm", "pages_limit", "262143", 64).ok());
+	CHECK(one("ttm", "pages_limit", "262144", 64).ok());
+}
+
 TEST_CASE("config keys: set/unset words")
 {
 	auto s = machine_with_ram(128);

@@ -6,6 +6,7 @@
 #include "config/apply.hpp"
 #include "config/keys.hpp"
 #include "config/show.hpp"
+#include "core/text_safe.hpp"
 #include "io/process.hpp"
 #include "machine/collect.hpp"
 
@@ -32,8 +33,8 @@ constexpr const char *kKeysHelp =
 	"  amdgpu.noretry=-1|0|1  amdgpu.vm_fragment_size=-1|4..9  amdgpu.lockup_timeout=MS[,MS,MS,MS]\n"
 	"  amdgpu.gttsize=MiB (deprecated: use ttm-limit)\n"
 	"  ttm-limit=SIZE (96G, 98304M, bytes): the GPU-mappable system memory of an APU, written as\n"
-	"    'options ttm pages_limit=N page_pool_size=N' (amdttm with amdgpu-dkms); at most RAM minus\n"
-	"    max(1/8 of RAM, 1 GiB)\n"
+	"    'options ttm pages_limit=N page_pool_size=N' (amdttm with amdgpu-dkms); at least 1G, at most\n"
+	"    RAM minus max(1/8 of RAM, 1 GiB)\n"
 	"With --cmdline, KEY=VALUE are kernel command-line parameters (amdgpu.*, rdnafix.*, ttm.*, amdttm.*),\n"
 	"written through the boot loader; the command line wins over modprobe.d.\n"
 	"Service key: validate.user=NAME: the user rdnafix-validate.service runs as (a user of /etc/passwd,\n"
@@ -43,7 +44,8 @@ constexpr const char *kKeysHelp =
 constexpr const char *kExitCodes =
 	"Exit codes: 0 done or nothing to do, 1 done but a conflict keeps a value from taking effect after the\n"
 	"reboot (or --no-initramfs left the initramfs stale), 2 nothing written (invalid key or value, foreign\n"
-	"lines in the owned file, immutable system, not root), 3 a write or command failed (rolled back).";
+	"lines in the owned file, immutable system, not root, another rdnactl config holds the lock), 3 a write\n"
+	"or command failed or SIGINT/SIGTERM stopped it (rolled back).";
 
 config::ApplyOptions apply_options(const ConfigArgs &a, const std::string &verb)
 {
@@ -74,7 +76,7 @@ int run_set_or_unset(const ConfigArgs &a, bool set)
 		set ? config::parse_set_words(a.words, a.cmdline, s) : config::parse_unset_words(a.words, a.cmdline, s);
 	if (!parsed.errors.empty()) {
 		for (const auto &e : parsed.errors)
-			std::cerr << "rdnactl config: error: " << e << "\n";
+			std::cerr << "rdnactl config: error: " << core::terminal_safe(e) << "\n"; // the words are input
 		std::cerr << "Run 'rdnactl config " << (set ? "set" : "unset") << " --help' for the keys.\n";
 		return 2;
 	}

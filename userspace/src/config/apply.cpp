@@ -7,6 +7,7 @@
 #include "config/owned_file.hpp"
 #include "config/report.hpp"
 #include "config/service_dropin.hpp"
+#include "io/child_spawn.hpp"
 #include "io/process.hpp"
 #include "machine/collect.hpp"
 
@@ -87,8 +88,8 @@ int run_transaction(Report &r, io::RootWriter &w, const ApplyOptions &o, std::os
 	io::WriteError le;
 	io::unique_fd lock = w.lock(kLockFile, &le);
 	if (!lock) {
-		r.errors.push_back(le.message);
-		return finish(r, o, out, err, 3);
+		r.errors.push_back(le.message + " (nothing was written)");
+		return finish(r, o, out, err, 2);
 	}
 	for (const auto &f : r.files) {
 		io::WriteError e;
@@ -107,6 +108,9 @@ int run_transaction(Report &r, io::RootWriter &w, const ApplyOptions &o, std::os
 		t.files.push_back(JournalFile{f.path, f.before, f.before_mode, f.after, f.mode});
 	for (const auto &c : r.commands)
 		t.commands.push_back(c.command);
+	// From here a SIGINT/SIGTERM stops the generator and rolls back; a
+	// SIGKILL leaves the entry for 'config undo' (undo.cpp).
+	const io::DeferSignals defer;
 	Journal j(w);
 	if (auto e = j.record(t)) {
 		r.errors.push_back(fmt::format("{} (nothing was changed)", e->message));
@@ -114,6 +118,14 @@ int run_transaction(Report &r, io::RootWriter &w, const ApplyOptions &o, std::os
 	}
 	const RunSettings rs{o.root, o.chroot_commands, o.command_timeout_s};
 	if (!write_and_run(w, r, rs)) {
+		if (std::any_of(r.files.begin(), r.files.end(), [](const auto &f) { return f.done; })) {
+			r.errors.push_back(
+				fmt::format("transaction {} is kept: 'rdnactl config undo' restores the files "
+					    "the roll-back could not",
+					    t.id));
+			return finish(r, o, out, err, 3);
+		}
+		remove_leftovers(w, t, r.errors);
 		if (auto e = j.drop(t))
 			r.errors.push_back(e->message);
 		return finish(r, o, out, err, 3);

@@ -48,6 +48,10 @@ struct ApplyOptions {
 	// Tests on temporary roots (no shell inside) turn this off and run the
 	// commands on the host.
 	bool chroot_commands = true;
+	// `config undo` runs only commands the real planners produce
+	// (journal_check.hpp).  Tests whose own planners record other commands
+	// turn this off; the CLI always leaves it on.
+	bool only_own_commands = true;
 	double command_timeout_s = 1800; // per command (an initramfs rebuild takes minutes)
 };
 

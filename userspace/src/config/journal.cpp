@@ -2,6 +2,7 @@
 #include "config/journal.hpp"
 
 #include <algorithm>
+#include <charconv>
 #include <chrono>
 #include <ctime>
 
@@ -12,9 +13,24 @@ namespace rdnafix::config {
 
 namespace {
 
-bool is_id(const std::string &n)
+// The value of an entry name: 6 to 12 decimal digits; nullopt for anything else.
+std::optional<unsigned long long> id_value(const std::string &n)
 {
-	return n.size() == 6 && std::all_of(n.begin(), n.end(), [](char c) { return c >= '0' && c <= '9'; });
+	if (n.size() < 6 || n.size() > 12 ||
+	    !std::all_of(n.begin(), n.end(), [](char c) { return c >= '0' && c <= '9'; }))
+		return std::nullopt;
+	unsigned long long v = 0;
+	std::from_chars(n.data(), n.data() + n.size(), v);
+	return v;
+}
+
+// The parent directories of `rel`, shallowest first ("etc", "etc/modprobe.d").
+std::vector<std::string> parents(const std::string &rel)
+{
+	std::vector<std::string> out;
+	for (std::size_t p = rel.find('/'); p != std::string::npos; p = rel.find('/', p + 1))
+		out.push_back(rel.substr(0, p));
+	return out;
 }
 
 std::string utc_now()
@@ -50,12 +66,31 @@ std::string_view to_string(CommandKind k)
 
 std::vector<std::string> Journal::ids(io::WriteError *error) const
 {
-	std::vector<std::string> out;
+	std::vector<std::pair<unsigned long long, std::string>> found;
 	if (auto names = w_.list(kJournalDir, error))
 		for (const auto &n : *names)
-			if (is_id(n))
-				out.push_back(n);
+			if (auto v = id_value(n))
+				found.emplace_back(*v, n);
+	std::sort(found.begin(), found.end());
+	std::vector<std::string> out;
+	for (auto &[v, n] : found)
+		out.push_back(std::move(n));
 	return out;
+}
+
+io::WriteStatus Journal::sweep()
+{
+	io::WriteError err;
+	auto names = w_.list(kJournalDir, &err);
+	if (!err.message.empty())
+		return err;
+	for (const auto &n : names.value_or(std::vector<std::string>{})) {
+		const bool left = n.size() > 1 && n[0] == '.' && (n.ends_with(".new") || n.ends_with(".dropped"));
+		if (left)
+			if (auto e = w_.remove_tree(fmt::format("{}/{}", kJournalDir, n)))
+				return e;
+	}
+	return std::nullopt;
 }
 
 io::WriteStatus Journal::record(Transaction &t)
@@ -64,12 +99,37 @@ io::WriteStatus Journal::record(Transaction &t)
 	auto existing = ids(&err);
 	if (!err.message.empty())
 		return err;
-	const unsigned next = existing.empty() ? 1 : unsigned(std::stoul(existing.back())) + 1;
+	const unsigned long long next = existing.empty() ? 1 : *id_value(existing.back()) + 1;
+	if (next > kMaxJournalId) {
+		err.path = std::string(kJournalDir);
+		err.message = fmt::format("the journal {} holds entry {}, the largest id rdnactl hands out; undo or "
+					  "remove old entries first",
+					  kJournalDir, existing.back());
+		return err;
+	}
 	t.id = fmt::format("{:06}", next);
+	t.created_dirs.clear();
+	for (const auto &f : t.files) {
+		if (!f.written)
+			continue;
+		for (const auto &d : parents(f.path)) {
+			io::WriteError de;
+			if (w_.list(d, &de) ||
+			    std::find(t.created_dirs.begin(), t.created_dirs.end(), d) != t.created_dirs.end())
+				continue;
+			if (!de.message.empty())
+				return de;
+			t.created_dirs.push_back(d);
+		}
+	}
+	// Deepest first: the order in which they can be removed.
+	std::stable_sort(t.created_dirs.begin(), t.created_dirs.end(), [](const auto &a, const auto &b) {
+		return std::count(a.begin(), a.end(), '/') > std::count(b.begin(), b.end(), '/');
+	});
 	t.time = utc_now();
 	const std::string tmp = fmt::format(".{}.new", t.id);
 	const std::string tmp_dir = fmt::format("{}/{}", kJournalDir, tmp);
-	if (auto e = w_.remove_tree(tmp_dir)) // left by a run killed while recording
+	if (auto e = sweep()) // what a run killed while recording or dropping left
 		return e;
 	nlohmann::json files = nlohmann::json::array();
 	for (std::size_t n = 0; n < t.files.size(); ++n) {
@@ -92,6 +152,7 @@ io::WriteStatus Journal::record(Transaction &t)
 			 {"time", t.time},
 			 {"invocation", t.invocation},
 			 {"files", files},
+			 {"created_dirs", t.created_dirs},
 			 {"commands", commands}};
 	if (auto e = w_.replace(tmp_dir + "/manifest.json", m.dump(1) + "\n", 0600))
 		return e;
@@ -144,6 +205,8 @@ std::optional<Transaction> Journal::newest(io::WriteError *error) const
 										  : CommandKind::initramfs;
 			t.commands.push_back(std::move(jc));
 		}
+		if (j.contains("created_dirs")) // entries written before it existed have none
+			t.created_dirs = j.at("created_dirs").get<std::vector<std::string>>();
 	} catch (const nlohmann::json::exception &e) {
 		*error = bad_manifest(dir, fmt::format("manifest.json is not valid ({})", e.what()));
 		return std::nullopt;

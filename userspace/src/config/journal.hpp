@@ -8,14 +8,18 @@
 //   var/lib/rdnafix/config/journal/<seq>/prev/<n>   the previous content of file n
 //   var/lib/rdnafix/config/journal/<seq>/new/<n>    the content the transaction wrote
 //
-// <seq> is a 6-digit decimal, increasing.  An entry is built in
+// <seq> is a decimal of at least 6 digits ("000001", ..., "999999", "1000000"),
+// increasing; entries are ordered by its value, not by name.  An entry is built in
 // ".<seq>.new" and renamed into place (then the directory fsync'd), so it is
 // complete or absent; it is written BEFORE any configuration file changes,
 // so a crash half-way through a transaction can still be undone.
 // manifest.json: {"version":1, "time":"2025-01-31T12:00:00Z", "invocation":
 // "rdnactl config set noretry=1", "files":[{"path":"etc/modprobe.d/rdnafix.conf",
 // "previous":"absent"|"prev/0", "previous_mode":420, "written":"absent"|"new/0",
-// "mode":420}], "commands":[{"argv":[...], "why":"...", "kind":"initramfs"|"bootloader"}]}
+// "mode":420}], "created_dirs":["etc/modprobe.d"], "commands":[{"argv":[...], "why":"...",
+// "kind":"initramfs"|"bootloader"}]}
+// created_dirs: the parent directories of the files that did not exist when
+// the entry was recorded (deepest first); undo removes them again when empty.
 #include "config/plan.hpp"
 #include "io/atomic_file.hpp"
 
@@ -55,19 +59,27 @@ struct Transaction {
 	std::string invocation;
 	std::vector<JournalFile> files;
 	std::vector<JournalCommand> commands;
+	std::vector<std::string> created_dirs; // root-relative, deepest first
 };
+
+// The largest id the journal hands out (12 digits).
+inline constexpr unsigned long long kMaxJournalId = 999999999999ull;
 
 class Journal {
 public:
 	explicit Journal(io::RootWriter &w) : w_(w) {}
 
-	// Write a new entry (the next id) for `t` (id and time filled in here).
+	// Write a new entry (the next id) for `t` (id, time and created_dirs
+	// filled in here).
 	io::WriteStatus record(Transaction &t);
 	// The newest complete entry; nullopt when the journal is empty.  A
 	// manifest that cannot be read or parsed is an error naming it.
 	std::optional<Transaction> newest(io::WriteError *error) const;
-	// Every complete entry id, oldest first.
+	// Every complete entry id, oldest first (by value).
 	std::vector<std::string> ids(io::WriteError *error) const;
+	// Remove what a killed run left in the journal directory: an entry
+	// being recorded (".<id>.new") or being dropped (".<id>.dropped").
+	io::WriteStatus sweep();
 	// Remove an entry (after undo, or after a rolled-back transaction).
 	io::WriteStatus drop(const Transaction &t);
 

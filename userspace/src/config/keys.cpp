@@ -21,11 +21,11 @@ constexpr std::string_view kAmdgpuNoretry = "-1 (the kernel's default for the GP
 constexpr std::string_view kAmdgpuFragment = "-1 (amdgpu's default) or 4..9 (amdgpu_device_check_arguments() "
 					     "resets anything else to -1)";
 constexpr std::string_view kAmdgpuLockup =
-	"1 to 4 comma-separated timeouts in ms, no spaces: one for all rings or GFX,Compute,SDMA,Video; 0 keeps "
-	"the default, a negative value means no timeout";
+	"1 to 4 comma-separated timeouts in ms (at most 2147483647), no spaces: one for all rings or "
+	"GFX,Compute,SDMA,Video; 0 keeps the default, a negative value means no timeout";
 constexpr std::string_view kAmdgpuGtt = "-1 (automatic) or a size in MiB, 32 or more";
-constexpr std::string_view kTtmPages = "a number of 4096-byte pages, more than 0 and within the RAM ceiling (set "
-				       "it with ttm-limit=SIZE)";
+constexpr std::string_view kTtmPages = "a number of 4096-byte pages, at least 262144 (1 GiB) and within the RAM "
+				       "ceiling (set it with ttm-limit=SIZE)";
 
 constexpr KeySpec kKeys[] = {
 	{"rdnafix", "noretry", RDNAFIX_VALID_NORETRY},
@@ -112,6 +112,26 @@ std::optional<std::string> check_rdnafix(std::string_view name, const std::strin
 	return invalid("rdnafix", name, value, valid, where);
 }
 
+// amdgpu converts each positive lockup_timeout with msecs_to_jiffies(), whose
+// argument is an unsigned int (amdgpu_device_get_job_timeout_settings()).
+constexpr long long kLockupMaxMs = 2147483647; // INT_MAX: about 24.8 days
+
+std::string lockup_too_long(const std::string &value, long long ms)
+{
+	const auto wrapped = static_cast<unsigned long long>(ms) & 0xffffffffull;
+	std::string kernel;
+	if (wrapped == 0)
+		kernel = "wraps to 0 ms: every GPU job would time out at once and the GPU be reset over and over";
+	else if (wrapped > static_cast<unsigned long long>(kLockupMaxMs))
+		kernel = "is taken as 'never' (MAX_JIFFY_OFFSET): the timeout is silently off";
+	else
+		kernel = fmt::format("wraps to {} ms", wrapped);
+	return fmt::format("invalid value '{}' for amdgpu.lockup_timeout: {} ms is more than {} ms (about 24.8 days); "
+			   "amdgpu converts the timeout with msecs_to_jiffies(unsigned int), so {} {}. Use at most "
+			   "{}, or a negative value (-1) for no timeout",
+			   value, ms, kLockupMaxMs, ms, kernel, kLockupMaxMs);
+}
+
 std::optional<std::string> check_amdgpu(std::string_view name, const std::string &value, std::string_view valid,
 					std::vector<std::string> *warnings)
 {
@@ -123,7 +143,10 @@ std::optional<std::string> check_amdgpu(std::string_view name, const std::string
 			std::size_t e = value.find(',', pos);
 			if (e == std::string::npos)
 				e = value.size();
-			ok = strict_int(std::string_view(value).substr(pos, e - pos)).has_value() && ++fields <= 4;
+			const auto ms = strict_int(std::string_view(value).substr(pos, e - pos));
+			ok = ms.has_value() && ++fields <= 4;
+			if (ok && *ms > kLockupMaxMs)
+				return lockup_too_long(value, *ms);
 			pos = e + 1;
 		}
 		return ok ? std::nullopt : std::optional(invalid("amdgpu", name, value, valid));
@@ -159,6 +182,11 @@ std::optional<std::string> check_ttm(std::string_view module, std::string_view n
 				   "readable{}",
 				   module, name, value, gib(bytes),
 				   s.root == "/" || s.root.empty() ? "" : fmt::format(" below {}", s.root));
+	if (bytes < kTtmMinBytes)
+		return fmt::format("{}.{}={} ({} bytes) is less than the {} pages (1 GiB) rdnactl accepts: TTM "
+				   "refuses every system-memory allocation above the limit (ENOMEM), so amdgpu could "
+				   "not allocate its rings, firmware and display buffers and the GPU would not come up",
+				   module, name, value, bytes, kTtmMinBytes / kTtmPageBytes);
 	const std::uint64_t ram = *s.driver.mem_total_bytes;
 	const std::uint64_t ceiling = ttm_ceiling_bytes(ram);
 	if (bytes > ceiling)

@@ -27,6 +27,9 @@ const KeySpec *find_key(std::string_view module, std::string_view name);
 // The TTM limit: bytes per page, and the largest limit rdnactl writes for a
 // machine with `mem_total` bytes of RAM: all but max(1/8 of RAM, 1 GiB).
 inline constexpr std::uint64_t kTtmPageBytes = 4096;
+// The smallest TTM limit accepted: below it amdgpu cannot allocate what it
+// needs to start (its rings, firmware, display buffers) in system memory.
+inline constexpr std::uint64_t kTtmMinBytes = 1ull << 30;
 std::uint64_t ttm_ceiling_bytes(std::uint64_t mem_total);
 // "96G", "96GiB", "98304M", "103079215104" (binary units K M G T) -> bytes.
 core::Result<std::uint64_t> parse_size(std::string_view text);

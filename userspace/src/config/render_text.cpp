@@ -39,10 +39,28 @@ std::string safe(std::string_view s)
 	return core::terminal_safe(s);
 }
 
+// Multi-line text (a diff, a generator's output in an error): every control
+// character is escaped except the line breaks and tabs, which are the
+// layout a reader expects ("\t" in a diff of a tab-indented file is noise).
+std::string safe_text(std::string_view s)
+{
+	std::string o;
+	std::size_t pos = 0;
+	while (pos <= s.size()) {
+		const std::size_t e = s.find_first_of("\n\t", pos);
+		o += core::terminal_safe(s.substr(pos, e == std::string_view::npos ? s.npos : e - pos));
+		if (e == std::string_view::npos)
+			break;
+		o += s[e];
+		pos = e + 1;
+	}
+	return o;
+}
+
 // A diff is lines: each is escaped, and every line ends with its newline.
 std::string safe_lines(std::string_view d)
 {
-	std::string o = core::terminal_safe_lines(d);
+	std::string o = safe_text(d);
 	if (!o.empty() && o.back() != '\n')
 		o += '\n';
 	return o;
@@ -68,7 +86,7 @@ std::string command_line(const Report &r, const CommandReport &c)
 void render_text(const Report &r, std::ostream &out, std::ostream &err)
 {
 	for (const auto &e : r.errors)
-		fmt::print(err, "rdnactl config: error: {}\n", safe(e));
+		fmt::print(err, "rdnactl config: error: {}\n", safe_text(e)); // may hold a command's output
 	if (r.refusal) {
 		fmt::print(out, "Nothing was written.\n{}\n", safe(*r.refusal));
 		return;

@@ -26,7 +26,8 @@ struct CommandReport {
 	JournalCommand command;
 	CommandState state = CommandState::planned;
 	int exit_code = 0;
-	std::string output; // the tail of stdout+stderr (failed commands)
+	std::string output;     // the tail of stdout+stderr (failed commands)
+	int interrupted_by = 0; // the signal to rdnactl that stopped it
 };
 
 struct Report {

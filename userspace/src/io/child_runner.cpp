@@ -79,6 +79,7 @@ ChildOutcome run_child(const ChildSpec &spec)
 		return o;
 	}
 	const pid_t pid = ch.pid;
+	const unsigned signals_before = deferred_count();
 	const ForwardSignals forward(pid);
 	o.started = true;
 
@@ -95,6 +96,10 @@ ChildOutcome run_child(const ChildSpec &spec)
 		if (out_open)
 			out_open = drain_tail(ch.output.get(), &output, spec.output_tail_bytes);
 		watch.check_cap(o.result_over_cap);
+		if (deferred_count() != signals_before && !o.interrupted_by) {
+			o.interrupted_by = deferred_signal(); // the handler killed the group; also one it missed
+			::kill(-pid, SIGKILL);
+		}
 		if (::waitpid(pid, &status, WNOHANG) == pid)
 			break;
 		watch.check_clock(&o.timed_out, &o.needed_kill);

@@ -39,6 +39,7 @@ struct ChildOutcome {
 	bool timed_out = false;       // the watchdog fired
 	bool needed_kill = false;     // SIGTERM was not enough (run_child only)
 	bool result_over_cap = false; // wrote more than result_cap_bytes: killed, result holds the first bytes
+	int interrupted_by = 0;       // under DeferSignals: the signal to rdnactl that stopped the child
 	std::string result;           // everything written to the result channel (fd 3 / the fork pipe)
 	std::string output_tail;      // last output_tail_bytes of stdout+stderr (run_child only)
 	double seconds = 0;
@@ -47,7 +48,7 @@ struct ChildOutcome {
 // Never throws for a child that misbehaves: a crash, a hang or a failed exec
 // is described in the outcome.  While the child runs, SIGINT/SIGTERM/SIGHUP/
 // SIGQUIT to this process kill the child's group first, then this process dies
-// of the same signal.
+// of the same signal (under DeferSignals it lives on: interrupted_by).
 ChildOutcome run_child(const ChildSpec &spec);
 
 // Forks; the child resets the crash signals (SIGSEGV, SIGABRT, SIGBUS, SIGILL,

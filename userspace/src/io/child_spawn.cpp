@@ -21,15 +21,46 @@ volatile sig_atomic_t g_groups[kSlots] = {};
 constexpr int kForwarded[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
 struct sigaction g_old[std::size(kForwarded)];
 bool g_installed[std::size(kForwarded)] = {};
-int g_live = 0; // ForwardSignals objects alive (handlers installed while > 0)
+int g_live = 0;                          // ForwardSignals/DeferSignals alive (handlers installed while > 0)
+int g_defer = 0;                         // DeferSignals alive
+volatile sig_atomic_t g_deferred = 0;    // the last deferred signal
+volatile sig_atomic_t g_defer_count = 0; // signals deferred so far
 
 extern "C" void kill_groups_and_die(int sig)
 {
 	for (int i = 0; i < kSlots; ++i)
 		if (g_groups[i] > 0)
 			::kill(-pid_t(g_groups[i]), SIGKILL);
+	if (g_defer > 0) {
+		g_deferred = sig;
+		g_defer_count = g_defer_count + 1;
+		return;
+	}
 	::signal(sig, SIG_DFL);
 	::raise(sig);
+}
+
+void install_handlers()
+{
+	if (g_live++ != 0)
+		return;
+	struct sigaction sa {};
+	sa.sa_handler = kill_groups_and_die;
+	sa.sa_flags = SA_RESTART;
+	sigemptyset(&sa.sa_mask);
+	for (std::size_t i = 0; i < std::size(kForwarded); ++i) {
+		// A signal ignored when rdnactl started (nohup, a background job) stays ignored.
+		g_installed[i] = ::sigaction(kForwarded[i], nullptr, &g_old[i]) == 0 &&
+				 g_old[i].sa_handler != SIG_IGN && ::sigaction(kForwarded[i], &sa, nullptr) == 0;
+	}
+}
+
+void remove_handlers()
+{
+	if (--g_live == 0)
+		for (std::size_t i = 0; i < std::size(kForwarded); ++i)
+			if (g_installed[i])
+				::sigaction(kForwarded[i], &g_old[i], nullptr);
 }
 
 bool make_pipe(unique_fd *r, unique_fd *w)
@@ -59,27 +90,37 @@ ForwardSignals::ForwardSignals(pid_t group)
 			slot_ = i;
 			break;
 		}
-	if (g_live++ == 0) {
-		struct sigaction sa {};
-		sa.sa_handler = kill_groups_and_die;
-		sigemptyset(&sa.sa_mask);
-		for (std::size_t i = 0; i < std::size(kForwarded); ++i) {
-			// A signal ignored when rdnactl started (nohup, a background job) stays ignored.
-			g_installed[i] = ::sigaction(kForwarded[i], nullptr, &g_old[i]) == 0 &&
-					 g_old[i].sa_handler != SIG_IGN &&
-					 ::sigaction(kForwarded[i], &sa, nullptr) == 0;
-		}
-	}
+	install_handlers();
 }
 
 ForwardSignals::~ForwardSignals()
 {
-	if (--g_live == 0)
-		for (std::size_t i = 0; i < std::size(kForwarded); ++i)
-			if (g_installed[i])
-				::sigaction(kForwarded[i], &g_old[i], nullptr);
+	remove_handlers();
 	if (slot_ >= 0)
 		g_groups[slot_] = 0;
+}
+
+DeferSignals::DeferSignals()
+{
+	if (g_defer++ == 0)
+		g_deferred = 0;
+	install_handlers();
+}
+
+DeferSignals::~DeferSignals()
+{
+	remove_handlers();
+	--g_defer;
+}
+
+int deferred_signal()
+{
+	return g_deferred;
+}
+
+unsigned deferred_count()
+{
+	return unsigned(g_defer_count);
 }
 
 Spawned spawn_child(const std::string &exe, const std::vector<std::string> &args, bool want_requests)

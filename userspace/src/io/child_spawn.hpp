@@ -10,6 +10,11 @@
 // ForwardSignals: while one lives, SIGINT/SIGTERM/SIGHUP/SIGQUIT to rdnactl
 // first SIGKILL every registered child group, then rdnactl dies of the signal
 // (a signal that was ignored when rdnactl started stays ignored).
+// DeferSignals: while one lives, those signals still kill the registered
+// child groups, but rdnactl itself lives on: the signal is remembered
+// (deferred_signal()) for the caller to stop, roll back and exit
+// (rdnactl config: a Ctrl-C during update-initramfs must not leave half a
+// transaction).
 // drain_tail()/drain_capped(): non-blocking reads that keep at most a bounded
 // number of bytes (the tail of the output; the head of the result).
 // GroupDeadline: the kill schedule of one watched child group.
@@ -56,6 +61,19 @@ public:
 private:
 	int slot_ = -1;
 };
+
+class DeferSignals {
+public:
+	DeferSignals();
+	~DeferSignals();
+	DeferSignals(const DeferSignals &) = delete;
+	DeferSignals &operator=(const DeferSignals &) = delete;
+};
+// The last signal deferred since the outermost DeferSignals began (0: none).
+int deferred_signal();
+// How many signals were deferred so far (a child started before a change
+// of this count was stopped by it).
+unsigned deferred_count();
 
 // Reads what is readable now from a non-blocking fd; false at EOF or on an error.
 // drain_tail keeps only about the last `keep_tail` bytes in *into (0: all).
