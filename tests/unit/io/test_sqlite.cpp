@@ -152,13 +152,14 @@ TEST_CASE("sqlite: a view or a virtual table is named as such; a writer refuses 
 {
 	TempDb t;
 	auto db = sqlite::open(t.path);
-	db.exec("CREATE TABLE runs (a); CREATE VIEW results AS SELECT 1; CREATE VIRTUAL TABLE v USING rtree(id, x0, x1);");
+	db.exec("CREATE TABLE runs (a); CREATE VIEW results AS SELECT 1; CREATE VIRTUAL TABLE v USING rtree(id, x0, "
+		"x1);");
 	CHECK(sqlite::object_type(db, "runs") == "table");
 	CHECK(sqlite::object_type(db, "RESULTS") == "view");
 	CHECK(sqlite::object_type(db, "v") == "virtual table");
 	CHECK(sqlite::object_type(db, "none").empty());
-	CHECK(sqlite::schema_tables(db) == std::vector<std::string>{"results", "runs", "v", "v_node", "v_parent",
-								    "v_rowid"});
+	CHECK(sqlite::schema_tables(db) ==
+	      std::vector<std::string>{"results", "runs", "v", "v_node", "v_parent", "v_rowid"});
 	const std::string fifo = std::filesystem::path(t.path).parent_path() / "fifo";
 	REQUIRE(::mkfifo(fifo.c_str(), 0644) == 0);
 	CHECK(sqlite::not_regular_file(fifo) == "a FIFO");

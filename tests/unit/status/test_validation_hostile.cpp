@@ -56,8 +56,8 @@ rdnafix::machine::Snapshot fixture_snapshot(const fs::path &root)
 
 std::vector<std::string> status_args(const fs::path &root)
 {
-	return {"status", "--root", root.string(), "--env", (kFixture / "env").string(), "--user", "grace",
-		"--no-coverage"};
+	return {"status", "--root", root.string(),  "--env", (kFixture / "env").string(),
+		"--user", "grace",  "--no-coverage"};
 }
 
 // The fixture's root with the service's state directory and without root's
@@ -70,7 +70,7 @@ fs::path copy_root(const TempDir &t)
 	return t.path() / "root";
 }
 
-rdnafix::test::MeasuredRun status(const fs::path &root, double timeout_s = 20)
+rdnafix::test::MeasuredRun run_status(const fs::path &root, double timeout_s = 20)
 {
 	return run_measured(RDNACTL_PATH, status_args(root), timeout_s);
 }
@@ -159,7 +159,7 @@ TEST_CASE("validation: a FIFO, a directory or a symbolic link at the service's h
 		TempDir t;
 		const fs::path root = copy_root(t);
 		c.make(root);
-		const auto r = status(root);
+		const auto r = run_status(root);
 		INFO(r.out);
 		REQUIRE_FALSE(r.timed_out); // today: a FIFO blocks open(2) forever
 		CHECK(r.exit_code != -1);
@@ -169,8 +169,7 @@ TEST_CASE("validation: a FIFO, a directory or a symbolic link at the service's h
 	}
 }
 
-TEST_CASE("validation: a symbolic link to a device node is refused without opening the node",
-	  "[validation][hostile]")
+TEST_CASE("validation: a symbolic link to a device node is refused without opening the node", "[validation][hostile]")
 {
 	if (::geteuid() != 0)
 		SKIP("mknod needs root");
@@ -180,7 +179,7 @@ TEST_CASE("validation: a symbolic link to a device node is refused without openi
 	// shows it by reading as an empty database.  Neither may be opened.
 	REQUIRE(::mknod((root / "var/lib/rdnafix/null").c_str(), S_IFCHR | 0666, makedev(1, 3)) == 0);
 	fs::create_symlink("/var/lib/rdnafix/null", root / kServiceDb);
-	auto r = status(root);
+	auto r = run_status(root);
 	INFO(r.out);
 	REQUIRE_FALSE(r.timed_out);
 	CHECK(has(r.out, kShown));
@@ -188,7 +187,7 @@ TEST_CASE("validation: a symbolic link to a device node is refused without openi
 	// The node itself at the path: named as what it is.
 	fs::remove(root / kServiceDb);
 	REQUIRE(::mknod((root / kServiceDb).c_str(), S_IFCHR | 0666, makedev(1, 3)) == 0);
-	r = status(root);
+	r = run_status(root);
 	INFO(r.out);
 	CHECK(has(r.out, "is a character device"));
 }
@@ -227,13 +226,14 @@ TEST_CASE("validation: a view with a recursive CTE in place of `runs` or `result
 		if (std::string(which) == "results") { // one run on this stack, so status asks for its results
 			const auto here = validate::collect_stack(fixture_snapshot(root));
 			auto c = sq::open((root / kServiceDb).string());
-			SQLite::Statement ins(c, "INSERT INTO runs VALUES (1, '2026-01-01T00:00:00Z', '', '', '', '', '', "
-						 "'{}', '{}', '', '', '[]', ?1, ?2, '')");
+			SQLite::Statement ins(c,
+					      "INSERT INTO runs VALUES (1, '2026-01-01T00:00:00Z', '', '', '', '', '', "
+					      "'{}', '{}', '', '', '[]', ?1, ?2, '')");
 			ins.bind(1, here.to_json().dump());
 			ins.bind(2, here.key());
 			ins.exec();
 		}
-		const auto r = status(root);
+		const auto r = run_status(root);
 		INFO(r.out);
 		REQUIRE_FALSE(r.timed_out); // today: the view never ends
 		CHECK(has(r.out, kShown));
@@ -257,7 +257,7 @@ TEST_CASE("validation: JSON nested 2 M deep costs neither memory nor time", "[va
 		       "rdnafix_params = amdgpu_params WHERE id = 1");
 	}
 	// The newest run on this stack is run 2, whatever run 1 holds.
-	auto r = status(root);
+	auto r = run_status(root);
 	INFO(r.out);
 	REQUIRE_FALSE(r.timed_out);
 	CHECK(has(r.out, "last validation on this stack: pass"));
@@ -268,7 +268,7 @@ TEST_CASE("validation: JSON nested 2 M deep costs neither memory nor time", "[va
 		c.exec("UPDATE runs SET amdgpu_params = printf('%.*c', 500000, '['), devices = amdgpu_params, "
 		       "rdnafix_params = amdgpu_params WHERE id = 2");
 	}
-	r = status(root);
+	r = run_status(root);
 	INFO(r.out);
 	REQUIRE_FALSE(r.timed_out);
 	CHECK(has(r.out, "run 2, /var/lib/rdnafix/validate/history.db"));
@@ -278,7 +278,7 @@ TEST_CASE("validation: JSON nested 2 M deep costs neither memory nor time", "[va
 		auto c = sq::open(db.string());
 		c.exec("UPDATE runs SET amdgpu_params = printf('%.*c', 2000000, '[') WHERE id = 2");
 	}
-	r = status(root);
+	r = run_status(root);
 	INFO(r.out);
 	REQUIRE_FALSE(r.timed_out); // today: 2.7 GB and seconds of parsing
 	CHECK(has(r.out, kShown));
@@ -314,13 +314,13 @@ TEST_CASE("validation: with 100,000 runs status reads one row: under 50 ms and 3
 	CHECK(best < 0.050);
 
 	// The real binary: peak RSS, and its time against the same root without the database.
-	const auto r = status(root);
+	const auto r = run_status(root);
 	INFO(r.out);
 	REQUIRE_FALSE(r.timed_out);
 	CHECK(has(r.out, "run 100000, /var/lib/rdnafix/validate/history.db"));
 	CHECK(r.peak_rss_mib < 32);
 	fs::remove(root / kServiceDb);
-	const auto plain = status(root);
+	const auto plain = run_status(root);
 	std::cout << fmt::format("status with 100,000 runs: read_last_validation {:.1f} ms; the binary {:.3f} s, "
 				 "peak RSS {:.1f} MiB (without the database: {:.3f} s, {:.1f} MiB)\n",
 				 best * 1000, r.seconds, r.peak_rss_mib, plain.seconds, plain.peak_rss_mib);

@@ -117,7 +117,7 @@ TEST_CASE("validate --history-db refuses a foreign SQLite file and leaves it as 
 	CHECK(has(o.out, "warning: history not recorded"));
 	CHECK(has(o.out, "not an rdnactl history (schema version 0, tables of its own: notes)"));
 	auto c = sq::open_read_only(db);
-	CHECK(sq::user_version(c) == 0);          // today: set to 5
+	CHECK(sq::user_version(c) == 0);                                  // today: set to 5
 	CHECK(sq::schema_tables(c) == std::vector<std::string>{"notes"}); // today: runs, results added
 }
 
@@ -141,7 +141,8 @@ TEST_CASE("validate --history-db on a device node refuses and creates nothing be
 TEST_CASE("validate --no-history --history-db is a usage error naming both", "[cli][history]")
 {
 	TempDir d;
-	const auto o = rdnactl({"validate", "--case", "selftest.pass", "--no-history", "--history-db", d.path + "/h.db"});
+	const auto o =
+		rdnactl({"validate", "--case", "selftest.pass", "--no-history", "--history-db", d.path + "/h.db"});
 	INFO(o.out);
 	CHECK(o.exit_code == 2);
 	CHECK(has(o.out, "--no-history"));
@@ -156,8 +157,9 @@ TEST_CASE("history --json streams the document render_history_json builds", "[cl
 	const std::string db = d.path + "/history.db";
 	{
 		validate::History h(db);
-		h.record(info("6.1.0-28-amd64", "2026-11-01T10:00:00Z"),
-			 {result("conv.a", validate::Status::pass, 1000), result("conv.b", validate::Status::pass, 50)});
+		h.record(
+			info("6.1.0-28-amd64", "2026-11-01T10:00:00Z"),
+			{result("conv.a", validate::Status::pass, 1000), result("conv.b", validate::Status::pass, 50)});
 		h.record(info("6.1.0-28-amd64", "2026-11-02T10:00:00Z"),
 			 {result("conv.a", validate::Status::pass, 990), result("conv.b", validate::Status::fail, 0)});
 		h.record(info("6.12.9-amd64", "2026-11-03T10:00:00Z"),
@@ -168,8 +170,8 @@ TEST_CASE("history --json streams the document render_history_json builds", "[cl
 	}
 	auto h = validate::History::open_read_only(db);
 	const auto runs = h.runs();
-	const auto expected = validate::render_history_json(runs, validate::find_regressions(runs),
-							    validate::compare_runs(runs));
+	const auto expected =
+		validate::render_history_json(runs, validate::find_regressions(runs), validate::compare_runs(runs));
 	REQUIRE(expected["regressions"].size() == 2); // conv.b pass -> fail; conv.a throughput across the kernel
 	const auto o = rdnactl({"history", "--history-db", db, "--json"});
 	CHECK(o.exit_code == 1);

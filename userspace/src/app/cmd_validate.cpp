@@ -37,9 +37,9 @@ void add_validate_command(CLI::App &app, int *rc)
 			"Fraction of the reported device memory the capacity case allocates (0.01..0.95, default 0.5)")
 		->check(finite_range(0.01, 0.95));
 	auto *db = sub->add_option("--history-db", o->history_db,
-			"History database (default: /var/lib/rdnafix/history.db "
-			"for root, else $XDG_STATE_HOME/rdnafix/history.db)")
-		->check(non_empty("a database file"));
+				   "History database (default: /var/lib/rdnafix/history.db "
+				   "for root, else $XDG_STATE_HOME/rdnafix/history.db)")
+			   ->check(non_empty("a database file"));
 	sub->add_flag("--no-history", o->no_history, "Do not record this run")->excludes(db);
 	sub->add_option("--device", o->device, "Device index (default 0)")->check(CLI::Range(0, 63));
 	sub->add_option("--api", o->api, "GPU runtime: hip or cuda (default: HIP, then CUDA)")

@@ -130,8 +130,8 @@ SQLite::Database open_untrusted(const std::string &path, const ReadLimits &limit
 				     ", not a database file (valid: a regular file that rdnactl validate wrote)",
 			     false);
 	const bool foreign = st.st_uid != ::geteuid();
-	const std::string uri = "file:/proc/self/fd/" + std::to_string(fd.get()) +
-				(foreign ? "?mode=ro&immutable=1" : "?mode=ro");
+	const std::string uri =
+		"file:/proc/self/fd/" + std::to_string(fd.get()) + (foreign ? "?mode=ro&immutable=1" : "?mode=ro");
 	SQLite::Database db(uri, SQLite::OPEN_READONLY | SQLite::OPEN_URI, foreign ? 0 : 5000, descriptor_vfs());
 	harden(db, limits);
 	return db;

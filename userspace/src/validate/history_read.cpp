@@ -68,9 +68,9 @@ struct RunReader {
 		cases.bind(1, id);
 		while (cases.executeStep()) {
 			if (r.cases.size() == std::size_t(kMaxCasesPerRun))
-				throw std::runtime_error(fmt::format(
-					"run {} has more than {} case results: the database is damaged", id,
-					kMaxCasesPerRun));
+				throw std::runtime_error(
+					fmt::format("run {} has more than {} case results: the database is damaged", id,
+						    kMaxCasesPerRun));
 			StoredCase c;
 			c.name = text(cases, 0);
 			c.status = parse_status(text(cases, 1)).value_or(Status::error);
@@ -129,8 +129,8 @@ std::optional<StoredRun> History::last_run_on_stack(const std::string &key)
 	// at most kCandidates of each are looked at.
 	constexpr int kCandidates = 64;
 	RunReader reader(db_);
-	SQLite::Statement ids(db_, fmt::format("SELECT id FROM runs WHERE stack_key = ?1 ORDER BY id DESC LIMIT {}",
-					       kCandidates));
+	SQLite::Statement ids(
+		db_, fmt::format("SELECT id FROM runs WHERE stack_key = ?1 ORDER BY id DESC LIMIT {}", kCandidates));
 	std::optional<StoredRun> best;
 	for (const std::string &k : {key, std::string()}) {
 		if (k.empty() && best)

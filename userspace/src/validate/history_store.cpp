@@ -66,8 +66,8 @@ void require_tables(SQLite::Database &db, const std::string &path)
 		const std::string type = io::sqlite::object_type(db, name);
 		if (type != "table")
 			throw std::runtime_error(fmt::format(
-				"history database {} is not an rdnactl history: `{}` is {} (valid: a table)", path,
-				name, type.empty() ? "missing" : "a " + type));
+				"cannot read history database {}: not an rdnactl history: `{}` is {} (valid: a table)",
+				path, name, type.empty() ? "missing" : "a " + type));
 	}
 }
 
@@ -163,11 +163,12 @@ History History::open_read_only(const std::string &path, const io::sqlite::ReadL
 			require_tables(db, path);
 		if (v == kHistorySchemaVersion)
 			return History(std::move(db), v, true);
-		const std::int64_t bytes = db.execAndGet("PRAGMA page_count").getInt64() *
-					   db.execAndGet("PRAGMA page_size").getInt64();
+		const std::int64_t bytes =
+			db.execAndGet("PRAGMA page_count").getInt64() * db.execAndGet("PRAGMA page_size").getInt64();
 		if (bytes > kMaxMigratedCopyBytes)
 			throw std::runtime_error(fmt::format(
-				"history database {} has the older schema version {} and {} MiB: larger than the {} MiB "
+				"history database {} has the older schema version {} and {} MiB: larger than the {} "
+				"MiB "
 				"rdnactl reads through a migrated copy (rdnactl validate upgrades the file in place)",
 				path, v, bytes >> 20, kMaxMigratedCopyBytes >> 20));
 		auto mem = io::sqlite::copy_to_memory(db);
