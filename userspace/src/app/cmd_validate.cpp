@@ -1,8 +1,10 @@
 // `rdnactl validate`: the command line.  Fills validate::ValidateOptions and
 // forwards to validate::run_validate (validate/run.hpp); nothing else.
+#include <iostream>
 #include <memory>
 
 #include "commands.hpp"
+#include "core/text_safe.hpp"
 #include "option_checks.hpp"
 #include "run.hpp"
 
@@ -36,18 +38,31 @@ void add_validate_command(CLI::App &app, int *rc)
 	sub->add_option("--capacity-fraction", o->capacity_fraction,
 			"Fraction of the reported device memory the capacity case allocates (0.01..0.95, default 0.5)")
 		->check(finite_range(0.01, 0.95));
-	auto *db = sub->add_option("--history-db", o->history_db,
-				   "History database (default: /var/lib/rdnafix/history.db "
-				   "for root, else $XDG_STATE_HOME/rdnafix/history.db)")
-			   ->check(non_empty("a database file"));
-	sub->add_flag("--no-history", o->no_history, "Do not record this run")->excludes(db);
+	sub->add_option("--history-db", o->history_db,
+			"History database (default: /var/lib/rdnafix/history.db "
+			"for root, else $XDG_STATE_HOME/rdnafix/history.db)")
+		->check(non_empty("a database file"));
+	sub->add_flag("--no-history", o->no_history, "Do not record this run");
 	sub->add_option("--device", o->device, "Device index (default 0)")->check(CLI::Range(0, 63));
 	sub->add_option("--api", o->api, "GPU runtime: hip or cuda (default: HIP, then CUDA)")
 		->check(CLI::IsMember({"hip", "cuda"}));
 	sub->footer("Exit codes: 0 every case passed, or --if-stack-changed found the stack unchanged (nothing run);\n"
 		    "1 a case failed, crashed, hung or errored; 2 the GPU cases could not run (no GPU runtime:\n"
 		    "recorded as a not-run run unless --no-history), or bad input.\nSee rdnactl(1).");
-	sub->callback([o, rc] { *rc = validate::run_validate(*o); });
+	sub->callback([o, rc] {
+		// PATH is neither written nor read: the option would be ignored in silence.
+		if (o->no_history && !o->history_db.empty() && !o->brief && !o->if_stack_changed) {
+			std::cerr << "rdnactl validate: --no-history and --history-db together: nothing is recorded, "
+				     "so --history-db "
+				  << core::terminal_safe(o->history_db)
+				  << " would be ignored "
+				     "(valid: one of them, or both with --brief or --if-stack-changed, which compare "
+				     "the stack against that history without recording)\n";
+			*rc = 2;
+			return;
+		}
+		*rc = validate::run_validate(*o);
+	});
 }
 
 } // namespace rdnafix
