@@ -79,7 +79,7 @@ validate::RunInfo info(const std::string &kernel, const std::string &when)
 
 } // namespace
 
-TEST_CASE("history --history-db on a FIFO, a device node or a foreign file ends with exit 2 naming it",
+TEST_CASE("history --history-db on a FIFO or a foreign SQLite file ends with exit 2 naming it",
 	  "[cli][history][hostile]")
 {
 	TempDir d;
