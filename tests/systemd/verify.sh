@@ -77,5 +77,14 @@ if systemd-analyze verify --man=no --root="$tmp/nobin" "${names[@]}" >/dev/null 
 else
 	pass "verify refuses a unit whose rdnactl is missing"
 fi
+# Every oneshot that runs rdnactl has a start timeout: rdnafix-metrics.service
+# runs every 5 minutes as root and must not pile up behind a read that hangs.
+for u in "${units[@]}"; do
+	if grep -qx 'Type=oneshot' "$u" && ! grep -q '^TimeoutStartSec=[1-9]' "$u"; then
+		fail "$(basename "$u") is a oneshot without TimeoutStartSec="
+	elif grep -qx 'Type=oneshot' "$u"; then
+		pass "$(basename "$u") has $(grep '^TimeoutStartSec=' "$u")"
+	fi
+done
 echo "systemd units: $npass passed, $nfail failed"
 [[ $nfail -eq 0 ]]

@@ -1,8 +1,10 @@
 // `rdnactl validate`: the command line.  Fills validate::ValidateOptions and
 // forwards to validate::run_validate (validate/run.hpp); nothing else.
+#include <iostream>
 #include <memory>
 
 #include "commands.hpp"
+#include "core/text_safe.hpp"
 #include "option_checks.hpp"
 #include "run.hpp"
 
@@ -47,7 +49,20 @@ void add_validate_command(CLI::App &app, int *rc)
 	sub->footer("Exit codes: 0 every case passed, or --if-stack-changed found the stack unchanged (nothing run);\n"
 		    "1 a case failed, crashed, hung or errored; 2 the GPU cases could not run (no GPU runtime:\n"
 		    "recorded as a not-run run unless --no-history), or bad input.\nSee rdnactl(1).");
-	sub->callback([o, rc] { *rc = validate::run_validate(*o); });
+	sub->callback([o, rc] {
+		// PATH is neither written nor read: the option would be ignored in silence.
+		if (o->no_history && !o->history_db.empty() && !o->brief && !o->if_stack_changed) {
+			std::cerr << "rdnactl validate: --no-history and --history-db together: nothing is recorded, "
+				     "so --history-db "
+				  << core::terminal_safe(o->history_db)
+				  << " would be ignored "
+				     "(valid: one of them, or both with --brief or --if-stack-changed, which compare "
+				     "the stack against that history without recording)\n";
+			*rc = 2;
+			return;
+		}
+		*rc = validate::run_validate(*o);
+	});
 }
 
 } // namespace rdnafix

@@ -1,6 +1,8 @@
 // "Last validation on this stack": which history databases status reads, and
 // the newest run in them on the stack of the machine it describes.  Reads
-// the databases read-only (validate::History::open_read_only); the stack is
+// the databases read-only as files another user may have written
+// (validate::History::open_read_only with kStatusReadLimits) and only the one
+// run it reports (History::last_run_on_stack); the stack is
 // validate::collect_stack, the one that `validate` records with a run.
 #include "status/validation.hpp"
 
@@ -109,24 +111,39 @@ LastValidation read_last_validation(const machine::Snapshot &snap, const std::ve
 	}
 	std::string newest; // started_at of the run taken
 	for (const auto &src : databases) {
+		// The directory is resolved inside the root; the file itself is
+		// opened by validate::History with O_NOFOLLOW and must be a regular
+		// file (its owner may be the unprivileged validate user).
+		const auto slash = src.rel.rfind('/');
+		const std::string dir_rel = slash == std::string::npos ? "" : src.rel.substr(0, slash);
+		const std::string name = slash == std::string::npos ? src.rel : src.rel.substr(slash + 1);
 		io::RootFs fs(src.root);
-		auto host = fs.host_path(src.rel);
-		if (!host) {
-			if (host.error().kind == io::FsErrorKind::not_found)
+		auto dir = fs.host_path(dir_rel);
+		if (!dir) {
+			if (dir.error().kind == io::FsErrorKind::not_found)
 				out.missing.push_back(src.shown);
 			else
-				out.unreadable.push_back({"history", src.shown, host.error().reason()});
+				out.unreadable.push_back({"history", src.shown, dir.error().reason()});
 			continue;
 		}
 		try {
-			auto db = validate::History::open_read_only(*host);
-			auto runs = db.runs();
+			auto db = validate::History::open_read_only(*dir + (dir->ends_with('/') ? "" : "/") + name,
+								    validate::kStatusReadLimits);
+			auto last = db.last_run_on_stack(out.stack_key);
 			out.read.push_back(src.shown);
-			auto last = validate::last_run_on_stack(runs, out.stack_key);
 			if (last && (out.run == 0 || last->info.started_at > newest)) {
 				newest = last->info.started_at;
 				take_run(out, *last, src.shown);
 			}
+		} catch (const io::sqlite::NotADatabaseFile &e) {
+			if (e.missing())
+				out.missing.push_back(src.shown);
+			else
+				out.unreadable.push_back({"history", src.shown, "unreadable: " + e.detail()});
+		} catch (const SQLite::Exception &e) { // the budget, the length limit, a damaged file
+			out.unreadable.push_back(
+				{"history", src.shown,
+				 "unreadable: " + io::sqlite::describe(e, validate::kStatusReadLimits)});
 		} catch (const std::exception &e) {
 			out.unreadable.push_back({"history", src.shown, std::string("unreadable: ") + e.what()});
 		}

@@ -5,6 +5,9 @@
 // io/sqlite.hpp with a versioned schema (PRAGMA user_version) and forward
 // migrations; the regression decision (history.cpp) is pure.
 #include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -80,27 +83,58 @@ const std::vector<std::string> &history_migrations();
 // else $HOME/.local/state/rdnafix/history.db.  "" when none can be determined.
 std::string default_history_path(unsigned uid, const char *xdg_state_home, const char *home);
 
+// The bounds on reading a history database (io::sqlite::ReadLimits): status
+// (root, every 5 minutes, a database the validate user owns) reads one run
+// and never follows a symbolic link; the listing of a database the caller
+// names streams every run.
+inline constexpr io::sqlite::ReadLimits kStatusReadLimits{1 << 20, 5000, false};
+inline constexpr io::sqlite::ReadLimits kListReadLimits{1 << 20, 300000, true};
+// A run with more case results than this is damaged (validate records a few dozen).
+inline constexpr int kMaxCasesPerRun = 10000;
+// An older schema is read through a migrated in-memory copy of the file: up
+// to this size; a larger old file is refused (rdnactl validate upgrades it).
+inline constexpr std::int64_t kMaxMigratedCopyBytes = 64ll << 20;
+
 class History {
 public:
 	// For recording: opens (creating) the database and migrates it to
 	// kHistorySchemaVersion.  Throws std::runtime_error (SQLite::Exception is
 	// one) naming the file, also for a schema version outside
-	// 0..kHistorySchemaVersion (newer than this rdnactl, or damaged).
+	// 0..kHistorySchemaVersion (newer than this rdnactl, or damaged), for a
+	// path that is not a regular file (a FIFO, a device node: nothing is
+	// created beside it) and for an SQLite file that is not a history
+	// (schema version 0 with tables of its own: nothing is added to it).
 	explicit History(const std::string &path);
-	// For listing: opens an existing database read-only; never creates,
-	// migrates or writes the file.  An older schema is read through a migrated
-	// in-memory copy.  Throws std::runtime_error naming the file (missing, not
-	// a database, schema version out of range).
-	static History open_read_only(const std::string &path);
+	// For listing: opens an existing database read-only as one another user
+	// may have written (io::sqlite::open_untrusted with `limits`: a symbolic
+	// link, FIFO or device node is refused before SQLite opens it); never
+	// creates, migrates or writes the file.  `runs` and `results` must be
+	// tables (not views).  An older schema is read through a migrated
+	// in-memory copy (at most kMaxMigratedCopyBytes).  Throws
+	// std::runtime_error naming the file (missing, not a database, schema
+	// version out of range, not a history).
+	static History open_read_only(const std::string &path, const io::sqlite::ReadLimits &limits = kListReadLimits);
 	// A case name that appears more than once in `cases` is stored once: the
 	// first failure among them, else the first result.
 	std::int64_t record(const RunInfo &run, const std::vector<CaseResult> &cases);
 	std::vector<StoredRun> runs(); // oldest first
+	// Each run with its cases, oldest first (started_at, then id), one at a
+	// time: memory does not grow with the number of runs.
+	void for_each_run(const std::function<void(StoredRun &&)> &f);
+	// The newest run (started_at, then id); nullopt for an empty history.
+	std::optional<StoredRun> last_run();
+	// The run recorded last (highest id) whose stack has key `key`: one
+	// indexed lookup (runs_by_stack), whatever the number of runs.  The
+	// stored stack_key only finds candidates: the key is recomputed from the
+	// stored stack.  Runs recorded before schema 5 (no stack) are matched
+	// through legacy_stack.
+	std::optional<StoredRun> last_run_on_stack(const std::string &key);
 	SQLite::Database &db() { return db_; }
 	int schema_version() const { return file_version_; } // of the file, before any migration
 
 private:
 	History(SQLite::Database db, int file_version, bool read_only);
+	std::optional<StoredRun> read_run(std::int64_t id);
 	SQLite::Database db_;
 	int file_version_ = 0;
 	bool read_only_ = false;
@@ -180,5 +214,31 @@ struct Regression {
 
 // Pure: the regressions of compare_runs, one per case delta that is one.
 std::vector<Regression> find_regressions(const std::vector<StoredRun> &runs, double threshold = 0.10);
+
+// compare_runs and find_regressions one run at a time, for a listing that
+// streams: per device it keeps the run before and, per case, the run of the
+// case's latest result (not skipped), never every run.
+class RunComparer {
+public:
+	explicit RunComparer(double threshold = 0.10) : threshold_(threshold) {}
+	// The next run, oldest first; its comparison when compare_runs lists it.
+	std::optional<RunComparison> add(StoredRun run);
+	// The regressions of the runs added so far, as find_regressions.
+	const std::vector<Regression> &regressions() const { return regressions_; }
+
+private:
+	struct Earlier {
+		std::shared_ptr<const StoredRun> run;
+		std::size_t index = 0; // of the case in run->cases
+	};
+	struct DeviceState {
+		std::shared_ptr<const StoredRun> prev;
+		std::map<std::string, Earlier> latest; // case -> its latest result that was not skipped
+	};
+	static Regression regression(const CaseDelta &d, const StoredRun &from, const StoredRun &to);
+	double threshold_;
+	std::map<std::string, DeviceState> devices_;
+	std::vector<Regression> regressions_;
+};
 
 } // namespace rdnafix::validate

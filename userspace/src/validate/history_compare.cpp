@@ -46,11 +46,6 @@ std::string joined(const std::vector<StackChange> &changes)
 	return out;
 }
 
-struct Earlier {
-	const StoredCase *c = nullptr;
-	const StoredRun *run = nullptr;
-};
-
 } // namespace
 
 std::vector<StackChange> compare_stacks(const StoredRun &before, const StoredRun &after)
@@ -90,63 +85,92 @@ std::string RunComparison::describe() const
 			   against, joined(changes), cs.empty() ? "no case changed" : cs);
 }
 
+std::optional<RunComparison> RunComparer::add(StoredRun next)
+{
+	const auto run = std::make_shared<const StoredRun>(std::move(next));
+	DeviceState &st = devices_[run->info.device];
+	std::optional<RunComparison> listed;
+	if (st.prev) {
+		RunComparison cmp;
+		cmp.device = run->info.device;
+		cmp.run = run->id;
+		cmp.started_at = run->info.started_at;
+		cmp.against = st.prev->id;
+		cmp.against_started_at = st.prev->info.started_at;
+		cmp.changes = compare_stacks(*st.prev, *run);
+		cmp.not_run = run->info.not_run;
+		std::set<std::string> seen;
+		std::map<const StoredRun *, bool> same; // earlier run -> same stack as this one
+		for (const auto &c : run->cases) {
+			if (c.status == Status::skip || !seen.insert(c.name).second)
+				continue;
+			auto it = st.latest.find(c.name);
+			if (it == st.latest.end())
+				continue;
+			const StoredRun &from = *it->second.run;
+			const StoredCase &before = from.cases[it->second.index];
+			CaseDelta d;
+			d.case_name = c.name;
+			d.from_run = from.id;
+			d.from_status = status_name(before.status);
+			d.to_status = status_name(c.status);
+			auto [sit, fresh] = same.try_emplace(&from, false);
+			if (fresh)
+				sit->second = compare_stacks(from, *run).empty();
+			d.same_stack = sit->second;
+			if (before.status != c.status) {
+				d.regression = before.status == Status::pass && is_failure(c.status);
+			} else {
+				const auto a = before.throughput(), b = c.throughput();
+				if (!(c.status == Status::pass && !d.same_stack && a && b && *a > 0 &&
+				      *b < *a * (1.0 - threshold_)))
+					continue;
+				d.regression = d.throughput = true;
+				d.from_value = *a;
+				d.to_value = *b;
+				d.drop = 1.0 - *b / *a;
+				d.unit = c.gflops ? "GFLOP/s" : "GB/s";
+			}
+			if (d.regression)
+				regressions_.push_back(regression(d, from, *run));
+			cmp.cases.push_back(std::move(d));
+		}
+		if (!cmp.same_stack() || !cmp.cases.empty())
+			listed = std::move(cmp);
+	}
+	st.prev = run;
+	for (std::size_t i = 0; i < run->cases.size(); ++i)
+		if (run->cases[i].status != Status::skip)
+			st.latest[run->cases[i].name] = {run, i};
+	return listed;
+}
+
+Regression RunComparer::regression(const CaseDelta &d, const StoredRun &from, const StoredRun &to)
+{
+	Regression r;
+	r.kind = d.throughput ? Regression::Kind::throughput : Regression::Kind::status;
+	r.device = to.info.device;
+	r.case_name = d.case_name;
+	r.from_run = d.from_run;
+	r.to_run = to.id;
+	r.from_kernel = from.info.kernel_release;
+	r.to_kernel = to.info.kernel_release;
+	r.from_status = d.from_status;
+	r.to_status = d.to_status;
+	r.from_value = d.from_value;
+	r.to_value = d.to_value;
+	r.drop = d.drop;
+	r.changes = compare_stacks(from, to);
+	return r;
+}
+
 std::vector<RunComparison> compare_runs(const std::vector<StoredRun> &runs, double threshold)
 {
-	struct DeviceState {
-		const StoredRun *prev = nullptr;
-		std::map<std::string, Earlier> latest; // case -> its latest result that was not skipped
-	};
-	std::map<std::string, DeviceState> devices;
+	RunComparer cmp(threshold);
 	std::vector<RunComparison> out;
-	for (const auto &run : runs) {
-		DeviceState &st = devices[run.info.device];
-		if (st.prev) {
-			RunComparison cmp;
-			cmp.device = run.info.device;
-			cmp.run = run.id;
-			cmp.started_at = run.info.started_at;
-			cmp.against = st.prev->id;
-			cmp.against_started_at = st.prev->info.started_at;
-			cmp.changes = compare_stacks(*st.prev, run);
-			cmp.not_run = run.info.not_run;
-			std::set<std::string> seen;
-			for (const auto &c : run.cases) {
-				if (c.status == Status::skip || !seen.insert(c.name).second)
-					continue;
-				auto it = st.latest.find(c.name);
-				if (it == st.latest.end())
-					continue;
-				const StoredCase &before = *it->second.c;
-				CaseDelta d;
-				d.case_name = c.name;
-				d.from_run = it->second.run->id;
-				d.from_status = status_name(before.status);
-				d.to_status = status_name(c.status);
-				d.same_stack = compare_stacks(*it->second.run, run).empty();
-				if (before.status != c.status) {
-					d.regression = before.status == Status::pass && is_failure(c.status);
-					cmp.cases.push_back(std::move(d));
-					continue;
-				}
-				const auto a = before.throughput(), b = c.throughput();
-				if (c.status == Status::pass && !d.same_stack && a && b && *a > 0 &&
-				    *b < *a * (1.0 - threshold)) {
-					d.regression = d.throughput = true;
-					d.from_value = *a;
-					d.to_value = *b;
-					d.drop = 1.0 - *b / *a;
-					d.unit = c.gflops ? "GFLOP/s" : "GB/s";
-					cmp.cases.push_back(std::move(d));
-				}
-			}
-			if (!cmp.same_stack() || !cmp.cases.empty())
-				out.push_back(std::move(cmp));
-		}
-		st.prev = &run;
-		for (const auto &c : run.cases)
-			if (c.status != Status::skip)
-				st.latest[c.name] = {&c, &run};
-	}
+	for (const auto &run : runs)
+		if (auto c = cmp.add(run))
+			out.push_back(std::move(*c));
 	return out;
 }
 
@@ -162,33 +186,10 @@ std::string Regression::describe() const
 
 std::vector<Regression> find_regressions(const std::vector<StoredRun> &runs, double threshold)
 {
-	std::map<std::int64_t, const StoredRun *> by_id;
-	for (const auto &r : runs)
-		by_id[r.id] = &r;
-	std::vector<Regression> out;
-	for (const auto &cmp : compare_runs(runs, threshold))
-		for (const auto &d : cmp.cases) {
-			if (!d.regression)
-				continue;
-			const StoredRun *from = by_id[d.from_run], *to = by_id[cmp.run];
-			Regression r;
-			r.kind = d.throughput ? Regression::Kind::throughput : Regression::Kind::status;
-			r.device = cmp.device;
-			r.case_name = d.case_name;
-			r.from_run = d.from_run;
-			r.to_run = cmp.run;
-			r.from_kernel = from ? from->info.kernel_release : "";
-			r.to_kernel = to ? to->info.kernel_release : "";
-			r.from_status = d.from_status;
-			r.to_status = d.to_status;
-			r.from_value = d.from_value;
-			r.to_value = d.to_value;
-			r.drop = d.drop;
-			if (from && to)
-				r.changes = compare_stacks(*from, *to);
-			out.push_back(std::move(r));
-		}
-	return out;
+	RunComparer cmp(threshold);
+	for (const auto &run : runs)
+		cmp.add(run);
+	return cmp.regressions();
 }
 
 } // namespace rdnafix::validate

@@ -107,24 +107,65 @@ nlohmann::json comparison_json(const RunComparison &c)
 	return j;
 }
 
+nlohmann::json regression_json(const Regression &g)
+{
+	nlohmann::json jg{{"kind", g.kind == Regression::Kind::status ? "status" : "throughput"},
+			  {"device", g.device},
+			  {"case", g.case_name},
+			  {"from_kernel", g.from_kernel},
+			  {"to_kernel", g.to_kernel},
+			  {"from_run", g.from_run},
+			  {"to_run", g.to_run},
+			  {"from_status", g.from_status},
+			  {"to_status", g.to_status},
+			  {"same_stack", g.changes.empty()},
+			  {"changes", changes_json(g.changes)},
+			  {"description", g.describe()}};
+	if (g.kind == Regression::Kind::throughput) {
+		jg["from_value"] = g.from_value;
+		jg["to_value"] = g.to_value;
+		jg["drop"] = g.drop;
+	}
+	return jg;
+}
+
+// An element of a top-level array as json_text indents it (4 spaces deep).
+// Dumped strings hold no raw newline, so every newline starts a line.
+std::string element(const nlohmann::json &j)
+{
+	const std::string text = j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace);
+	std::string out = "    ";
+	for (char c : text) {
+		out += c;
+		if (c == '\n')
+			out += "    ";
+	}
+	return out;
+}
+
 } // namespace
 
-std::string render_history(const std::vector<StoredRun> &runs, const std::vector<Regression> &regressions,
-			   const std::vector<RunComparison> &comparisons)
+std::string render_history_header()
 {
-	if (runs.empty())
-		return "no validation runs recorded yet (rdnactl validate records one)\n";
-	std::string out = fmt::format("{:>5}  {:<20}  {:<24}  {:<28} {:>5} {:>5} {:>5}  {:<8}  {}\n", "run",
-				      "started (UTC)", "kernel", "device", "pass", "fail", "skip", "stack", "result");
-	for (const auto &r : runs) {
-		int p = 0, f = 0, s = 0;
-		for (const auto &c : r.cases)
-			(c.status == Status::pass ? p : c.status == Status::skip ? s : f)++;
-		out += fmt::format("{:>5}  {:<20}  {:<24}  {:<28} {:>5} {:>5} {:>5}  {:<8}  {}\n", r.id,
-				   safe(r.info.started_at), safe(r.info.kernel_release),
-				   r.info.device.empty() ? "-" : safe(r.info.device), p, f, s,
-				   r.info.stack.key().substr(0, 8), result_word(r));
-	}
+	return fmt::format("{:>5}  {:<20}  {:<24}  {:<28} {:>5} {:>5} {:>5}  {:<8}  {}\n", "run", "started (UTC)",
+			   "kernel", "device", "pass", "fail", "skip", "stack", "result");
+}
+
+std::string render_history_row(const StoredRun &r)
+{
+	int p = 0, f = 0, s = 0;
+	for (const auto &c : r.cases)
+		(c.status == Status::pass ? p : c.status == Status::skip ? s : f)++;
+	return fmt::format("{:>5}  {:<20}  {:<24}  {:<28} {:>5} {:>5} {:>5}  {:<8}  {}\n", r.id,
+			   safe(r.info.started_at), safe(r.info.kernel_release),
+			   r.info.device.empty() ? "-" : safe(r.info.device), p, f, s, r.info.stack.key().substr(0, 8),
+			   result_word(r));
+}
+
+std::string render_history_tail(const std::vector<Regression> &regressions,
+				const std::vector<RunComparison> &comparisons)
+{
+	std::string out;
 	std::set<std::string> devices;
 	for (const auto &c : comparisons)
 		devices.insert(c.device);
@@ -146,6 +187,17 @@ std::string render_history(const std::vector<StoredRun> &runs, const std::vector
 	return out;
 }
 
+std::string render_history(const std::vector<StoredRun> &runs, const std::vector<Regression> &regressions,
+			   const std::vector<RunComparison> &comparisons)
+{
+	if (runs.empty())
+		return "no validation runs recorded yet (rdnactl validate records one)\n";
+	std::string out = render_history_header();
+	for (const auto &r : runs)
+		out += render_history_row(r);
+	return out + render_history_tail(regressions, comparisons);
+}
+
 nlohmann::json render_history_json(const std::vector<StoredRun> &runs, const std::vector<Regression> &regressions,
 				   const std::vector<RunComparison> &comparisons)
 {
@@ -157,27 +209,30 @@ nlohmann::json render_history_json(const std::vector<StoredRun> &runs, const std
 	for (const auto &c : comparisons)
 		j["comparisons"].push_back(comparison_json(c));
 	j["regressions"] = nlohmann::json::array();
-	for (const auto &g : regressions) {
-		nlohmann::json jg{{"kind", g.kind == Regression::Kind::status ? "status" : "throughput"},
-				  {"device", g.device},
-				  {"case", g.case_name},
-				  {"from_kernel", g.from_kernel},
-				  {"to_kernel", g.to_kernel},
-				  {"from_run", g.from_run},
-				  {"to_run", g.to_run},
-				  {"from_status", g.from_status},
-				  {"to_status", g.to_status},
-				  {"same_stack", g.changes.empty()},
-				  {"changes", changes_json(g.changes)},
-				  {"description", g.describe()}};
-		if (g.kind == Regression::Kind::throughput) {
-			jg["from_value"] = g.from_value;
-			jg["to_value"] = g.to_value;
-			jg["drop"] = g.drop;
-		}
-		j["regressions"].push_back(std::move(jg));
-	}
+	for (const auto &g : regressions)
+		j["regressions"].push_back(regression_json(g));
 	return j;
+}
+
+void HistoryJsonWriter::run(const StoredRun &r)
+{
+	out_ += any_ ? ",\n" : "{\n  \"runs\": [\n";
+	out_ += element(run_json(r));
+	any_ = true;
+}
+
+void HistoryJsonWriter::finish(const std::vector<Regression> &regressions,
+			       const std::vector<RunComparison> &comparisons)
+{
+	out_ += any_ ? "\n  ],\n" : "{\n  \"runs\": [],\n";
+	out_ += "  \"comparisons\": [";
+	for (std::size_t i = 0; i < comparisons.size(); ++i)
+		out_ += (i ? ",\n" : "\n") + element(comparison_json(comparisons[i]));
+	out_ += comparisons.empty() ? "],\n" : "\n  ],\n";
+	out_ += "  \"regressions\": [";
+	for (std::size_t i = 0; i < regressions.size(); ++i)
+		out_ += (i ? ",\n" : "\n") + element(regression_json(regressions[i]));
+	out_ += regressions.empty() ? "]\n}\n" : "\n  ]\n}\n";
 }
 
 } // namespace rdnafix::validate

@@ -5,6 +5,7 @@
 
 #include <SQLiteCpp/Transaction.h>
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "core/text_safe.hpp"
 #include "history.hpp"
@@ -15,6 +16,13 @@ namespace {
 
 SQLite::Database open_history(const std::string &path)
 {
+	// SQLite would open a FIFO (and wait) or a device node (and write
+	// <name>-journal beside it): refused before it sees the path.
+	if (const std::string kind = io::sqlite::not_regular_file(path); !kind.empty())
+		throw std::runtime_error(fmt::format("history database {} is {}, not a database file (valid: a regular "
+						     "file, or a path where rdnactl validate creates one); nothing "
+						     "was written",
+						     path, kind));
 	try {
 		return io::sqlite::open(path);
 	} catch (const SQLite::Exception &e) {
@@ -33,6 +41,34 @@ std::runtime_error version_error(const std::string &path, int version)
 	return std::runtime_error(fmt::format("history database {} has schema version {}, this rdnactl knows 0..{}: "
 					      "use a newer rdnactl or another --history-db",
 					      path, version, known));
+}
+
+// A file with tables of its own and no schema version is somebody else's
+// database: rdnactl's tables are not added to it.
+void refuse_foreign(SQLite::Database &db, const std::string &path)
+{
+	if (io::sqlite::user_version(db) != 0)
+		return;
+	const auto tables = io::sqlite::schema_tables(db);
+	if (tables.empty())
+		return;
+	throw std::runtime_error(fmt::format("{} is an SQLite database but not an rdnactl history (schema version 0, "
+					     "tables of its own: {}); nothing was added to it: use another "
+					     "--history-db",
+					     path, fmt::join(tables, ", ")));
+}
+
+// Version 1 and later have `runs` and `results` as tables: a view (which
+// could run any query) or a virtual table in their place is not a history.
+void require_tables(SQLite::Database &db, const std::string &path)
+{
+	for (const char *name : {"runs", "results"}) {
+		const std::string type = io::sqlite::object_type(db, name);
+		if (type != "table")
+			throw std::runtime_error(fmt::format(
+				"cannot read history database {}: not an rdnactl history: `{}` is {} (valid: a table)",
+				path, name, type.empty() ? "missing" : "a " + type));
+	}
 }
 
 // Machine-supplied values (sysfs parameters) as stored JSON text: bytes that
@@ -108,26 +144,43 @@ History::History(SQLite::Database db, int file_version, bool read_only)
 History::History(const std::string &path) : db_(open_history(path))
 {
 	try {
+		refuse_foreign(db_, path);
 		file_version_ = migrate_history(db_);
 	} catch (const SQLite::Exception &e) {
 		throw std::runtime_error(fmt::format("cannot migrate history database {}: {}", path, e.what()));
 	}
 }
 
-History History::open_read_only(const std::string &path)
+History History::open_read_only(const std::string &path, const io::sqlite::ReadLimits &limits)
 {
 	try {
-		auto db = io::sqlite::open_read_only(path);
+		auto db = io::sqlite::open_untrusted(path, limits);
 		const int v = io::sqlite::user_version(db);
 		if (v < 0 || v > kHistorySchemaVersion)
 			throw version_error(path, v);
+		refuse_foreign(db, path);
+		if (v > 0)
+			require_tables(db, path);
 		if (v == kHistorySchemaVersion)
 			return History(std::move(db), v, true);
+		const std::int64_t bytes =
+			db.execAndGet("PRAGMA page_count").getInt64() * db.execAndGet("PRAGMA page_size").getInt64();
+		if (bytes > kMaxMigratedCopyBytes)
+			throw std::runtime_error(fmt::format(
+				"history database {} has the older schema version {} and {} MiB: larger than the {} "
+				"MiB "
+				"rdnactl reads through a migrated copy (rdnactl validate upgrades the file in place)",
+				path, v, bytes >> 20, kMaxMigratedCopyBytes >> 20));
 		auto mem = io::sqlite::copy_to_memory(db);
+		io::sqlite::harden(mem, limits);
 		migrate_history(mem);
 		return History(std::move(mem), v, true);
+	} catch (const io::sqlite::NotADatabaseFile &e) {
+		throw io::sqlite::NotADatabaseFile(std::string("cannot read history database: ") + e.what(), e.detail(),
+						   e.missing());
 	} catch (const SQLite::Exception &e) {
-		throw std::runtime_error(fmt::format("cannot read history database {}: {}", path, e.what()));
+		throw std::runtime_error(
+			fmt::format("cannot read history database {}: {}", path, io::sqlite::describe(e, limits)));
 	}
 }
 
@@ -190,58 +243,6 @@ std::int64_t History::record(const RunInfo &run, const std::vector<CaseResult> &
 	}
 	tx.commit();
 	return id;
-}
-
-std::vector<StoredRun> History::runs()
-{
-	std::vector<StoredRun> out;
-	std::map<std::int64_t, std::size_t> index;
-	SQLite::Statement rs(db_, "SELECT id, started_at, kernel_release, device, api, runtime_version, "
-				  "driver_version, amdgpu_params, rdnafix_params, rdnactl_version, selection, devices, "
-				  "stack, not_run FROM runs ORDER BY started_at, id");
-	auto text = [](SQLite::Statement &st, int col) { return st.getColumn(col).getString(); };
-	while (rs.executeStep()) {
-		StoredRun r;
-		r.id = rs.getColumn(0).getInt64();
-		r.info.started_at = text(rs, 1);
-		r.info.kernel_release = text(rs, 2);
-		r.info.device = text(rs, 3);
-		r.info.api = text(rs, 4);
-		r.info.runtime_version = text(rs, 5);
-		r.info.driver_version = text(rs, 6);
-		r.info.amdgpu_params = nlohmann::json::parse(text(rs, 7), nullptr, false);
-		r.info.rdnafix_params = nlohmann::json::parse(text(rs, 8), nullptr, false);
-		r.info.rdnactl_version = text(rs, 9);
-		r.info.selection = text(rs, 10);
-		r.info.devices = nlohmann::json::parse(text(rs, 11), nullptr, false);
-		r.info.not_run = core::utf8_valid(text(rs, 13));
-		// The stack column is read as hostile text: damaged JSON gives an
-		// empty stack, never an error; stack_key is recomputed, not trusted.
-		const std::string stack = text(rs, 12);
-		r.stack_legacy = stack.empty();
-		r.info.stack = r.stack_legacy ? legacy_stack(r.info) : Stack::from_text(stack);
-		index[r.id] = out.size();
-		out.push_back(std::move(r));
-	}
-	SQLite::Statement cs(db_, "SELECT run_id, case_name, status, reason, gflops, gbs, max_abs, max_rel, "
-				  "rms_range, seconds FROM results ORDER BY run_id, rowid");
-	while (cs.executeStep()) {
-		auto it = index.find(cs.getColumn(0).getInt64());
-		if (it == index.end())
-			continue;
-		StoredCase c;
-		c.name = text(cs, 1);
-		c.status = parse_status(text(cs, 2)).value_or(Status::error);
-		c.reason = text(cs, 3);
-		c.gflops = io::sqlite::optional_real(cs.getColumn(4));
-		c.gbs = io::sqlite::optional_real(cs.getColumn(5));
-		c.max_abs = io::sqlite::optional_real(cs.getColumn(6));
-		c.max_rel = io::sqlite::optional_real(cs.getColumn(7));
-		c.rms_range = io::sqlite::optional_real(cs.getColumn(8));
-		c.seconds = io::sqlite::optional_real(cs.getColumn(9));
-		out[it->second].cases.push_back(std::move(c));
-	}
-	return out;
 }
 
 } // namespace rdnafix::validate

@@ -31,5 +31,25 @@ std::string render_history(const std::vector<StoredRun> &runs, const std::vector
 			   const std::vector<RunComparison> &comparisons = {});
 nlohmann::json render_history_json(const std::vector<StoredRun> &runs, const std::vector<Regression> &regressions,
 				   const std::vector<RunComparison> &comparisons = {});
+// The same in parts, for a listing printed while the runs are read: the
+// table's header, one run's row, and what follows the table.
+std::string render_history_header();
+std::string render_history_row(const StoredRun &r);
+std::string render_history_tail(const std::vector<Regression> &regressions,
+				const std::vector<RunComparison> &comparisons);
+// `history --json` written while the runs are read: {"runs": [...],
+// "comparisons": [...], "regressions": [...]}, indented as json_text.  The
+// members are render_history_json's, "runs" first.
+class HistoryJsonWriter {
+public:
+	explicit HistoryJsonWriter(std::string &out) : out_(out) {}
+	// Appends one run's element to out (drain it as it grows).
+	void run(const StoredRun &r);
+	void finish(const std::vector<Regression> &regressions, const std::vector<RunComparison> &comparisons);
+
+private:
+	std::string &out_;
+	bool any_ = false;
+};
 
 } // namespace rdnafix::validate

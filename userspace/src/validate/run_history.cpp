@@ -1,6 +1,7 @@
 // `rdnactl history`: read the history store (read-only: the listing never
 // creates, migrates or writes the file), compare the runs and find the
-// regressions (pure), print.  Exit 0: no regression; 1: at least one; 2: the
+// regressions (pure), print as the runs are read (one run in memory at a
+// time).  Exit 0: no regression; 1: at least one; 2: the
 // database could not be read (or no location).
 #include <cstdio>
 #include <filesystem>
@@ -14,6 +15,10 @@
 #include "run.hpp"
 
 namespace rdnafix::validate {
+
+namespace {
+constexpr std::size_t kFlushBytes = 64 * 1024;
+} // namespace
 
 int run_history(const HistoryOptions &o)
 {
@@ -32,26 +37,48 @@ int run_history(const HistoryOptions &o)
 			return 2;
 		}
 		// The default location before the first recorded run: nothing to report.
-		if (o.json)
-			std::cout << json_text(render_history_json({}, {}));
-		else
+		if (o.json) {
+			std::string doc;
+			HistoryJsonWriter(doc).finish({}, {});
+			std::cout << doc;
+		} else
 			std::cout << fmt::format("no validation history at {} (rdnactl validate records one)\n",
 						 core::terminal_safe(path));
 		return 0;
 	}
 	try {
+		// Printed while read: memory holds a run at a time, the comparison
+		// state per device and case, and the comparisons that are listed.
 		auto h = History::open_read_only(path);
-		const auto runs = h.runs();
-		const auto regs = find_regressions(runs, o.threshold);
-		const auto cmps = compare_runs(runs, o.threshold);
+		RunComparer cmp(o.threshold);
+		std::vector<RunComparison> cmps;
+		std::string buf;
+		HistoryJsonWriter json(buf);
+		bool any = false;
+		h.for_each_run([&](StoredRun &&r) {
+			if (o.json)
+				json.run(r);
+			else
+				buf += (any ? "" : render_history_header()) + render_history_row(r);
+			any = true;
+			if (auto c = cmp.add(std::move(r)))
+				cmps.push_back(std::move(*c));
+			if (buf.size() >= kFlushBytes) {
+				std::cout << buf;
+				buf.clear();
+			}
+		});
 		if (o.json)
-			std::cout << json_text(render_history_json(runs, regs, cmps));
+			json.finish(cmp.regressions(), cmps);
+		else if (!any)
+			buf += "no validation runs recorded yet (rdnactl validate records one)\n";
 		else
-			std::cout << render_history(runs, regs, cmps);
-		return regs.empty() ? 0 : 1;
+			buf += render_history_tail(cmp.regressions(), cmps);
+		std::cout << buf;
+		return cmp.regressions().empty() ? 0 : 1;
 	} catch (const SQLite::Exception &e) { // e.g. a table missing from a damaged file
 		std::cerr << "rdnactl history: cannot read history database " << core::terminal_safe(path) << ": "
-			  << core::terminal_safe(e.what()) << "\n";
+			  << core::terminal_safe(io::sqlite::describe(e, kListReadLimits)) << "\n";
 		return 2;
 	} catch (const std::exception &e) {
 		std::cerr << "rdnactl history: " << core::terminal_safe(e.what()) << "\n";

@@ -58,7 +58,8 @@ StackCheck load_stack_check(const ValidateOptions &o, const Stack &now)
 		return check_stack({}, now);
 	try {
 		auto h = History::open_read_only(path);
-		return check_stack(h.runs(), now);
+		auto last = h.last_run(); // check_stack needs the newest run only
+		return check_stack(last ? std::vector<StoredRun>{std::move(*last)} : std::vector<StoredRun>{}, now);
 	} catch (const std::exception &e) { // SQLite::Exception is one
 		std::cerr << "rdnactl validate: warning: cannot read the history in " << core::terminal_safe(path)
 			  << " to compare the stack (validating as a new stack): " << core::terminal_safe(e.what())

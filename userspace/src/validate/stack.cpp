@@ -91,7 +91,35 @@ Stack Stack::from_json(const nlohmann::json &j)
 
 Stack Stack::from_text(std::string_view text)
 {
-	return from_json(nlohmann::json::parse(text.begin(), text.end(), nullptr, false));
+	return from_json(parse_stored_json(text));
+}
+
+nlohmann::json parse_stored_json(std::string_view text)
+{
+	if (text.size() > kStoredJsonMaxBytes)
+		return nullptr;
+	// The nesting depth, counted outside strings, before anything is built.
+	int depth = 0;
+	bool in_string = false, escaped = false;
+	for (char c : text) {
+		if (in_string) {
+			if (escaped)
+				escaped = false;
+			else if (c == '\\')
+				escaped = true;
+			else if (c == '"')
+				in_string = false;
+		} else if (c == '"') {
+			in_string = true;
+		} else if (c == '[' || c == '{') {
+			if (++depth > kStoredJsonMaxDepth)
+				return nullptr;
+		} else if (c == ']' || c == '}') {
+			--depth;
+		}
+	}
+	auto j = nlohmann::json::parse(text.begin(), text.end(), nullptr, false);
+	return j.is_discarded() ? nlohmann::json(nullptr) : j;
 }
 
 std::string StackChange::describe() const

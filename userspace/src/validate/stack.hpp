@@ -29,6 +29,7 @@
 // stack.cpp is pure (key, JSON, diff); collect_stack.cpp reads files under the
 // snapshot's root (no dlopen, no subprocess, no GPU).  Library
 // rdnafix_validate_stack: status links it without the rest of validate.
+#include <cstddef>
 #include <map>
 #include <optional>
 #include <string>
@@ -40,6 +41,14 @@
 #include "machine/snapshot.hpp"
 
 namespace rdnafix::validate {
+
+// JSON text read back from a history database, which another user may have
+// written: text longer than kStoredJsonMaxBytes or nested deeper than
+// kStoredJsonMaxDepth is discarded unparsed (a JSON null, as for text that is
+// not JSON), so neither memory nor the parser's recursion follows the file.
+inline constexpr std::size_t kStoredJsonMaxBytes = 256 * 1024;
+inline constexpr int kStoredJsonMaxDepth = 32;
+nlohmann::json parse_stored_json(std::string_view text);
 
 inline constexpr std::size_t kStackNameMax = 128;
 inline constexpr std::size_t kStackValueMax = 256;
@@ -57,8 +66,8 @@ struct Stack {
 	// stack; members whose value is not a string are skipped; names and
 	// values are made valid UTF-8 and capped as set() does.
 	static Stack from_json(const nlohmann::json &j);
-	// Parses stored text (the history's runs.stack column); damaged text gives
-	// an empty stack.
+	// Parses stored text (the history's runs.stack column); damaged text, or
+	// text parse_stored_json discards, gives an empty stack.
 	static Stack from_text(std::string_view text);
 
 	// Sets a fact after making name and value valid UTF-8 and capping them
