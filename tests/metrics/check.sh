@@ -77,11 +77,16 @@ for m in "${golden_machines[@]}"; do
 done
 
 # Hostile names: a hook whose sysfs file name holds a quote, a backslash, a
-# line feed and bytes that are not UTF-8; a product name with quotes and a
-# backslash in amdgpu.ids.
+# line feed and bytes that are not UTF-8; two hooks whose names differ only in
+# an invalid byte (one series each, not the same series twice); one with a raw
+# ESC and BEL; a product name with quotes and a backslash in amdgpu.ids.  Label
+# values are spelt as the text report spells them (core::terminal_safe).
 cp -a "$top/tests/fixtures/rdnafix-loaded" "$tmp/evil"
 evil_hook=$'ev"il\\hook\nline2\xff\xfe'
 printf 'active\n' >"$tmp/evil/root/sys/kernel/rdnafix/hooks/$evil_hook"
+printf 'active\n' >"$tmp/evil/root/sys/kernel/rdnafix/hooks/dup"$'\xff'
+printf 'inactive\n' >"$tmp/evil/root/sys/kernel/rdnafix/hooks/dup"$'\xfe'
+printf 'active\n' >"$tmp/evil/root/sys/kernel/rdnafix/hooks/"$'bell\a\e[2J'
 sed -i -E 's/^(73FF,\s*C7,\s*).*/\1AMD "Radeon" \\RX 6600\\/' "$tmp/evil/root/usr/share/libdrm/amdgpu.ids"
 # shellcheck disable=SC2046
 "$rdnactl" status --root "$tmp/evil/root" --env "$tmp/evil/env" $(cat "$tmp/evil/args") --format prometheus \
@@ -89,13 +94,26 @@ sed -i -E 's/^(73FF,\s*C7,\s*).*/\1AMD "Radeon" \\RX 6600\\/' "$tmp/evil/root/us
 rc=$?
 [[ $rc -le 1 ]] && pass "hostile names: exit $rc" || fail "hostile names: exit $rc"
 promcheck "$tmp/evil.prom" "hostile names"
-if grep -qF 'rdnafix_hook_active{hook="ev\"il\\hook\nline2'$'\xef\xbf\xbd\xef\xbf\xbd''"} 1' "$tmp/evil.prom"; then
-	pass "hostile hook name escaped (\\\", \\\\, \\n) and made UTF-8 (U+FFFD)"
+if grep -qF 'rdnafix_hook_active{hook="ev\"il\\\\hook\\nline2\\xff\\xfe"} 1' "$tmp/evil.prom"; then
+	pass "hostile hook name spelt (\\\", \\\\, \\n, \\xff) and escaped"
 else
 	fail "hostile hook name not escaped as expected"
 	grep -a 'rdnafix_hook_active' "$tmp/evil.prom" | sed 's/^/    /'
 fi
-if grep -q 'name="AMD \\"Radeon\\" \\\\RX 6600\\\\"' "$tmp/evil.prom"; then
+if grep -qF 'rdnafix_hook_active{hook="dup\\xff"} 1' "$tmp/evil.prom" &&
+	grep -qF 'rdnafix_hook_active{hook="dup\\xfe"} 0' "$tmp/evil.prom"; then
+	pass "hook names that differ only in an invalid byte are two series"
+else
+	fail "hook names that differ only in an invalid byte"
+	grep -a 'rdnafix_hook_active' "$tmp/evil.prom" | sed 's/^/    /'
+fi
+if grep -qF 'rdnafix_hook_active{hook="bell\\x07\\e[2J"} 1' "$tmp/evil.prom" && ! grep -q $'[\a\e]' "$tmp/evil.prom"; then
+	pass "ESC and BEL in a label value are escaped, none raw in the output"
+else
+	fail "ESC/BEL in a label value"
+	grep -a 'rdnafix_hook_active' "$tmp/evil.prom" | cat -A | sed 's/^/    /'
+fi
+if grep -qF 'name="AMD \"Radeon\" \\\\RX 6600\\\\"' "$tmp/evil.prom"; then
 	pass "hostile product name escaped"
 else
 	fail "hostile product name not escaped as expected"
@@ -155,8 +173,10 @@ if [[ ${runner[0]:-} = skip ]]; then
 else
 	out=$("${runner[@]}" "$rdnactl" status "${a[@]}" --format prometheus --output "$tmp/ro/rdnafix.prom" 2>&1)
 	rc=$?
-	if [[ $rc -eq 2 && $out == *"$tmp/ro"* && $out == *"EACCES"* && -z $(ls -A "$tmp/ro") ]]; then
-		pass "--output into an unwritable directory: exit 2, reason named, nothing left"
+	# The path as given (absolute), never the writer's root-relative "tmp/..." spelling.
+	if [[ $rc -eq 2 && $out == *"--output $tmp/ro/rdnafix.prom: "* && $out != *" ${tmp#/}/ro"* &&
+		$out == *"(EACCES)"* && -z $(ls -A "$tmp/ro") ]]; then
+		pass "--output into an unwritable directory: exit 2, path as given, reason named, nothing left"
 	else
 		fail "--output into an unwritable directory (exit $rc): $out"
 	fi

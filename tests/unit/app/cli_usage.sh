@@ -106,8 +106,8 @@ expect 2 "--user: an empty value is not a user" status --root "$fx/root" --user 
 expect 2 "--root: 1 required DIR missing" env --root=
 expect 2 "--root: an empty value is not a directory" config show --root ""
 expect 2 "--root: an empty value is not a directory" coverage --root ""
-expect 2 "--env '$tmp/MISSING': No such file or directory" env --root "$fx/root" --env "$tmp/MISSING"
-expect 2 "--env '$tmp/MISSING': No such file or directory" status --root "$fx/root" --env "$tmp/MISSING"
+expect 2 "--env '$tmp/MISSING': no such file or directory (ENOENT)" env --root "$fx/root" --env "$tmp/MISSING"
+expect 2 "--env '$tmp/MISSING': no such file or directory (ENOENT)" status --root "$fx/root" --env "$tmp/MISSING"
 expect 2 "--env '$tmp': is a directory" env --root "$fx/root" --env "$tmp"
 expect 2 "--user 'nosuchuser': no such user in $fx/root/etc/passwd" status --root "$fx/root" --user nosuchuser
 expect 2 "--user 'nosuchuser': no such user in $fx/root/etc/passwd" env --root "$fx/root" --user nosuchuser

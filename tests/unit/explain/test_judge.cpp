@@ -220,7 +220,7 @@ TEST_CASE("rdnactl explain: exit codes, stdin, ids, --pid", "[explain][cli]")
 	REQUIRE_THAT(r.out, ContainsSubstring("0 known failure(s), 1 harmless message(s)"));
 	r = rdnactl("explain /nonexistent/x.log" + root);
 	REQUIRE(r.rc == 2);
-	REQUIRE_THAT(r.out, ContainsSubstring("cannot open /nonexistent/x.log: No such file or directory"));
+	REQUIRE_THAT(r.out, ContainsSubstring("cannot open /nonexistent/x.log: no such file or directory (ENOENT)"));
 	r = rdnactl("explain " + top + "/tests" + root);
 	REQUIRE(r.rc == 2);
 	REQUIRE_THAT(r.out, ContainsSubstring("is a directory"));

@@ -7,7 +7,10 @@
 #include <catch2/generators/catch_generators.hpp>
 #include <catch2/matchers/catch_matchers_string.hpp>
 
+#include <fcntl.h>
+#include <sys/file.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cstdlib>
@@ -15,6 +18,7 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "io/atomic_file.hpp"
 #include "io/child_runner.hpp"
@@ -287,4 +291,88 @@ TEST_CASE("atomic_file: trees, renames, listings and the lock")
 	RootWriter bad(t.outer() + "/missing");
 	REQUIRE(bad.root_error());
 	CHECK(bad.replace("etc/x", "x"));
+}
+
+// Two or four writers of one target at once (two `status --output` runs, a
+// timer and a user): each replace() succeeds, the target is always one
+// writer's whole content, and nothing is left behind.  Before each writer had
+// a locked temp file of its own, a writer's sweep of "leftovers" deleted
+// another's live temp file and that writer's rename failed (ENOENT).
+TEST_CASE("atomic_file: concurrent writers of one file all succeed and the file is always whole")
+{
+	const int writers = GENERATE(2, 4);
+	constexpr int kRounds = 200;
+	CAPTURE(writers);
+	TempDir t;
+	const std::string dir = t.root() + "/etc/modprobe.d";
+	const std::string path = dir + "/rdnafix.conf";
+	auto content = [](int w) { return std::string(64 * 1024, char('a' + w)) + "\n"; };
+	std::vector<pid_t> pids;
+	for (int w = 0; w < writers; ++w) {
+		const pid_t pid = ::fork();
+		REQUIRE(pid >= 0);
+		if (pid == 0) {
+			int failed = 0;
+			for (int i = 0; i < kRounds; ++i) {
+				RootWriter wr(t.root());
+				if (wr.replace("etc/modprobe.d/rdnafix.conf", content(w), 0644))
+					++failed;
+			}
+			::_exit(failed > 250 ? 250 : failed);
+		}
+		pids.push_back(pid);
+	}
+	// Read while they write: absent (before the first rename) or one whole content.
+	std::vector<int> status(pids.size(), -1);
+	int reads = 0, torn = 0;
+	for (bool running = true; running; ++reads) {
+		running = false;
+		for (size_t i = 0; i < pids.size(); ++i) {
+			if (status[i] != -1)
+				continue;
+			int st = 0;
+			if (::waitpid(pids[i], &st, WNOHANG) == pids[i])
+				status[i] = WIFEXITED(st) ? WEXITSTATUS(st) : 255;
+			else
+				running = true;
+		}
+		std::ifstream in(path);
+		if (!in)
+			continue; // not written yet
+		std::stringstream ss;
+		ss << in.rdbuf();
+		bool whole = false;
+		for (int w = 0; w < writers; ++w)
+			whole = whole || ss.str() == content(w);
+		torn += whole ? 0 : 1;
+	}
+	CAPTURE(reads);
+	for (size_t i = 0; i < pids.size(); ++i) {
+		CAPTURE(i);
+		CHECK(status[i] == 0); // the number of failed replace() calls of that writer
+	}
+	CHECK(torn == 0);
+	CHECK(names_in(dir) == std::vector<std::string>{"rdnafix.conf"});
+}
+
+// The sweep of leftovers removes a dead writer's temp file, never a live
+// one's: a temp file held under its lock stays, one nobody holds goes.
+TEST_CASE("atomic_file: a live writer's temp file is never removed, a dead one's is")
+{
+	TempDir t;
+	const std::string dir = t.root() + "/etc/modprobe.d";
+	const std::string prefix = io::temp_prefix("rdnafix.conf");
+	const std::string live = dir + "/" + prefix + "1-live", dead = dir + "/" + prefix + "2-dead";
+	t.write(live, "half");
+	t.write(dead, "half");
+	const int fd = ::open(live.c_str(), O_RDONLY | O_CLOEXEC);
+	REQUIRE(fd >= 0);
+	REQUIRE(::flock(fd, LOCK_EX) == 0); // as a writer holds its temp file until the rename
+	RootWriter w(t.root());
+	REQUIRE_FALSE(w.replace("etc/modprobe.d/rdnafix.conf", "x\n", 0644));
+	CHECK(fs::exists(live));
+	CHECK_FALSE(fs::exists(dead));
+	::close(fd);
+	REQUIRE_FALSE(w.replace("etc/modprobe.d/rdnafix.conf", "y\n", 0644));
+	CHECK(names_in(dir) == std::vector<std::string>{"rdnafix.conf"});
 }

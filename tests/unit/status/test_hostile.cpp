@@ -23,8 +23,8 @@ TEST_CASE("an unusable root exits 2 with a clear message", "[hostile]")
 	{
 		auto r = run_rdnactl({"status", "--root", (t.path() / "nope").string()});
 		CHECK(r.exit_code == 2);
-		CHECK_THAT(r.err, ContainsSubstring("nope"));
-		CHECK_THAT(r.err, ContainsSubstring("unreadable"));
+		CHECK_THAT(r.err, ContainsSubstring("root '" + (t.path() / "nope").string() +
+						    "': no such file or directory (ENOENT)"));
 	}
 	SECTION("is a file")
 	{
@@ -86,7 +86,8 @@ TEST_CASE("garbage, binary, huge, empty, directories and symlink loops", "[hosti
 	fs::create_directories(t.path() / "sys/kernel/rdnafix/devices/0000:03:00.0");
 	t.write("sys/kernel/rdnafix/abi_version", "1\n");
 	t.write("usr/share/libdrm/amdgpu.ids", std::string(5 << 20, 'x'));
-	t.write("env", std::string("HSA_OVERRIDE_GFX_VERSION=\x01\x02\n", 29));
+	// Control bytes, no NUL (an --env file with a NUL is refused: test_machine_inputs.cpp).
+	t.write("env", std::string("HSA_OVERRIDE_GFX_VERSION=\x01\x02\n", 28));
 
 	for (bool json : {true, false}) {
 		std::vector<std::string> args{

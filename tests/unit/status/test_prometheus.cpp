@@ -1,10 +1,11 @@
 // `rdnactl status --format prometheus` (render_prometheus.cpp): the output
 // is text exposition format 0.0.4 whatever the machine holds.  A strict
 // reader of that format (below) takes every line apart; hostile label values
-// (quotes, backslashes, line feeds, bytes that are not UTF-8) must come back
-// unchanged after unescaping (invalid bytes as U+FFFD), every family must be
-// announced once by HELP and TYPE before its samples, and no series may
-// appear twice.  promtool, when installed, checks the same text.
+// (quotes, backslashes, line feeds, ESC/BEL, bytes that are not UTF-8) must
+// come back after unescaping as core::terminal_safe spells them (one-to-one:
+// values that differ only in such bytes stay distinct series), every family
+// must be announced once by HELP and TYPE before its samples, and no series
+// may appear twice.  promtool, when installed, checks the same text.
 #include "model.hpp"
 #include "render.hpp"
 #include "snapshot_builders.hpp"
@@ -178,9 +179,9 @@ TEST_CASE("prometheus: hostile label values round-trip as valid exposition", "[p
 
 	const std::string text = render_prometheus(snap, a, findings, v, 1795740000);
 	auto samples = parse_exposition(text);
-	const std::string evil = rdnafix::core::utf8_valid(kEvil);
-	REQUIRE(evil != kEvil); // the invalid bytes were replaced
-	CHECK_THAT(evil, ContainsSubstring("\xef\xbf\xbd"));
+	const std::string evil = rdnafix::core::terminal_safe(kEvil);
+	REQUIRE(evil != kEvil); // the invalid bytes were spelt out
+	CHECK_THAT(evil, ContainsSubstring("\\xff\\xfe bytes"));
 
 	auto *gpu = find(samples, "rdnafix_gpu_info", {{"bdf", "0000:03:00.0"}});
 	REQUIRE(gpu);
@@ -190,9 +191,9 @@ TEST_CASE("prometheus: hostile label values round-trip as valid exposition", "[p
 	REQUIRE(find(samples, "rdnafix_hook_active", {{"hook", evil}}));
 	CHECK(find(samples, "rdnafix_hook_active", {{"hook", evil}})->value == "1");
 	CHECK(find(samples, "rdnafix_hook_active", {{"hook", "noretry_set"}})->value == "0");
-	CHECK(find(samples, "rdnafix_module_info")->labels.at("version") == "0.1.0\"}\nrdnafix_fake 1");
+	CHECK(find(samples, "rdnafix_module_info")->labels.at("version") == "0.1.0\"}\\nrdnafix_fake 1");
 	CHECK(find(samples, "rdnafix_fake") == nullptr);
-	CHECK(find(samples, "rdnafix_status_info")->labels.at("kernel_release") == "6.12.0\\");
+	CHECK(find(samples, "rdnafix_status_info")->labels.at("kernel_release") == "6.12.0\\\\");
 	// Two findings with one id, severity and subject: one series, value 2.
 	auto *f = find(samples, "rdnafix_finding", {{"id", "RDNA-ENV-001"}});
 	REQUIRE(f);
@@ -202,11 +203,49 @@ TEST_CASE("prometheus: hostile label values round-trip as valid exposition", "[p
 	CHECK(find(samples, "rdnafix_validation_case_status", {{"case", evil}})->labels.at("status") == "fail");
 	CHECK(find(samples, "rdnafix_validation_last_run_info")->labels.at("database") == "/home/\"x\"/history.db");
 	// The raw text: escapes as the format spells them.
-	CHECK_THAT(text, ContainsSubstring("name=\"A \\\"quoted\\\" name \\\\ with\\nline feed, "));
+	CHECK_THAT(text, ContainsSubstring("name=\"A \\\"quoted\\\" name \\\\\\\\ with\\\\nline feed, \\\\xff\\\\xfe"));
 	const int rc = promtool(text);
 	if (rc == -1)
 		WARN("promtool not installed (Debian package prometheus): the exposition was checked by this test's "
 		     "reader only");
+	else
+		CHECK(rc == 0);
+}
+
+// Raw values that differ only in bytes that are not UTF-8 or in control
+// characters: made valid UTF-8 by replacing those bytes with U+FFFD, they
+// became one label set twice (a duplicate series promtool refuses).  Spelt
+// one-to-one they stay two series, with the raw escape and bell made visible.
+TEST_CASE("prometheus: values that differ only in invalid bytes or controls are distinct series", "[prometheus]")
+{
+	auto snap = rdnafix::test::base();
+	snap.rdnafix.loaded = true;
+	snap.rdnafix.hooks["dup\xff"] = "active";
+	snap.rdnafix.hooks["dup\xfe"] = "inactive: symbol not found";
+	snap.rdnafix.hooks["bell\x07\x1b[2J"] = "active";
+	auto a = assess(snap);
+	std::vector<Finding> findings{{"RDNA-ENV-015", Severity::warn, "X\xff", "f", "w", "x", {}},
+				      {"RDNA-ENV-015", Severity::warn, "X\xfe", "f", "w", "x", {}}};
+	LastValidation v;
+	v.result = ValidationResult::fail;
+	v.run = 3;
+	v.cases.push_back({"case\xff", rdnafix::validate::Status::pass, 1.0, std::nullopt, 0.5});
+	v.cases.push_back({"case\xfe", rdnafix::validate::Status::fail, 2.0, std::nullopt, 0.5});
+	const std::string text = render_prometheus(snap, a, findings, v, 100);
+	INFO(text);
+	auto samples = parse_exposition(text); // no series twice
+	CHECK(find(samples, "rdnafix_hook_active", {{"hook", "dup\\xff"}})->value == "1");
+	CHECK(find(samples, "rdnafix_hook_active", {{"hook", "dup\\xfe"}})->value == "0");
+	REQUIRE(find(samples, "rdnafix_hook_active", {{"hook", "bell\\x07\\e[2J"}}));
+	CHECK(text.find('\x1b') == std::string::npos);
+	CHECK(text.find('\x07') == std::string::npos);
+	CHECK(find(samples, "rdnafix_finding", {{"subject", "X\\xff"}})->value == "1");
+	CHECK(find(samples, "rdnafix_finding", {{"subject", "X\\xfe"}})->value == "1");
+	CHECK(find(samples, "rdnafix_validation_case_status", {{"case", "case\\xff"}})->labels.at("status") == "pass");
+	CHECK(find(samples, "rdnafix_validation_case_status", {{"case", "case\\xfe"}})->labels.at("status") == "fail");
+	const int rc = promtool(text);
+	if (rc == -1)
+		WARN("promtool not installed (Debian package prometheus)");
 	else
 		CHECK(rc == 0);
 }
@@ -254,11 +293,14 @@ TEST_CASE("prometheus: validation result, time and figures", "[prometheus]")
 TEST_CASE("prometheus: label value escaping", "[prometheus]")
 {
 	CHECK(prometheus_label_value("plain") == "plain");
-	CHECK(prometheus_label_value("a\\b") == "a\\\\b");
+	CHECK(prometheus_label_value("a\\b") == "a\\\\\\\\b"); // terminal_safe doubles it, the format again
 	CHECK(prometheus_label_value("say \"hi\"") == "say \\\"hi\\\"");
-	CHECK(prometheus_label_value("two\nlines") == "two\\nlines");
-	CHECK(prometheus_label_value("tab\there") == "tab\there"); // allowed as is by the format
-	CHECK(prometheus_label_value("\xff") == "\xef\xbf\xbd");
+	CHECK(prometheus_label_value("two\nlines") == "two\\\\nlines");
+	CHECK(prometheus_label_value("tab\there") == "tab\\\\there");
+	CHECK(prometheus_label_value("\xff") == "\\\\xff");
+	CHECK(prometheus_label_value("\xfe") == "\\\\xfe"); // not the same value as \xff
+	CHECK(prometheus_label_value("esc\x1b[2J bel\x07") == "esc\\\\e[2J bel\\\\x07");
+	CHECK(prometheus_label_value("caf\xc3\xa9") == "caf\xc3\xa9"); // valid UTF-8 is kept
 }
 
 TEST_CASE("validation: UTC timestamps as validate records them", "[validation]")

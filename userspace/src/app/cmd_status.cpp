@@ -2,6 +2,7 @@
 // status::run_status.
 #include "commands.hpp"
 #include "machine_options.hpp"
+#include "option_checks.hpp"
 
 #include "status/status.hpp"
 
@@ -59,7 +60,8 @@ void add_status_command(CLI::App &app, int *rc)
 	sub->add_option("--output", args->output,
 			"Write the report into FILE instead of stdout, atomically (a temporary file in FILE's "
 			"directory, fsync, rename; mode 0644); the directory must exist")
-		->type_name("FILE");
+		->type_name("FILE")
+		->check(non_empty("a file name"));
 	sub->add_flag("--no-coverage", args->no_coverage,
 		      "Skip the code-object scan of the installed PyTorch/ROCm libraries (the Code objects section; "
 		      "rdnactl coverage shows it in full)");

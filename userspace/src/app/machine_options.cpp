@@ -1,17 +1,13 @@
 #include "machine_options.hpp"
 
 #include "core/parse.hpp"
+#include "io/process.hpp"
 #include "io/rootfs.hpp"
-#include "io/unique_fd.hpp"
 
-#include <cerrno>
 #include <charconv>
 #include <cstdio>
-#include <cstring>
-#include <fcntl.h>
 #include <fmt/format.h>
 #include <pwd.h>
-#include <sys/stat.h>
 
 namespace rdnafix::app {
 
@@ -29,16 +25,31 @@ CLI::Validator not_empty(const std::string &what)
 		"", "not empty");
 }
 
+// The --env file is read now, as the collector reads it (io::RootFs on "/":
+// never open()ing a FIFO, device or socket; a NUL byte is binary), so that a
+// file that cannot be read is refused here (exit 2) instead of auditing an
+// empty environment.
 std::string env_file_error(const std::string &file)
 {
-	io::unique_fd fd(::open(file.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK));
-	if (!fd)
-		return fmt::format("--env '{}': {}", file, std::strerror(errno));
-	struct stat st {};
-	if (::fstat(fd.get(), &st) == 0 && S_ISDIR(st.st_mode))
-		return fmt::format(
-			"--env '{}': is a directory; give a file of KEY=VALUE lines or a shell start-up file", file);
-	return "";
+	io::RootFs host("/");
+	auto t = host.read_text(io::absolute_path(file), {.max_bytes = 1 << 20, .allow_empty = true});
+	if (t)
+		return "";
+	const io::FsError &e = t.error();
+	const std::string hint = "give a text file of KEY=VALUE lines or a shell start-up file";
+	switch (e.kind) {
+	case io::FsErrorKind::is_directory:
+		return fmt::format("--env '{}': is a directory; {}", file, hint);
+	case io::FsErrorKind::binary:
+	case io::FsErrorKind::too_large:
+		return fmt::format("--env '{}': not read: {}; {}", file, e.detail, hint);
+	default:
+		// A path below the root is root-relative in e.detail: name the
+		// errno alone, the file is named as given.
+		if (e.errno_value != 0)
+			return fmt::format("--env '{}': {}", file, io::errno_text(e.errno_value));
+		return fmt::format("--env '{}': not read: {}; {}", file, e.detail, hint);
+	}
 }
 
 std::string user_error(const MachineArgs &args)

@@ -1,5 +1,6 @@
 #include "child_main.hpp"
 #include "commands.hpp"
+#include "io/fs_error.hpp"
 #include "rdnafix_version.hpp"
 #include "usage.hpp"
 
@@ -25,7 +26,7 @@ int finish(int rc)
 	const int err = errno;
 	if (cpp_failed || flush_failed || std::ferror(stdout)) {
 		std::fprintf(stderr, "rdnactl: error writing to standard output: %s\n",
-			     err != 0 ? std::strerror(err) : "write failed");
+			     err != 0 ? rdnafix::io::errno_text(err).c_str() : "write failed");
 		return 2;
 	}
 	return rc;

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <fmt/format.h>
 
 namespace rdnafix::core {
 
@@ -143,6 +144,26 @@ unsigned edit_distance(std::string_view a, std::string_view b)
 				d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
 		}
 	return d[n][m];
+}
+
+std::optional<std::string> invalid_override_node(std::string_view name)
+{
+	constexpr std::string_view prefix = "HSA_OVERRIDE_GFX_VERSION_";
+	// A valid node name, or one near_miss() names the real spelling of
+	// ("_01" -> "_1", "_X" -> the plain name).
+	if (name.size() < prefix.size() || name.substr(0, prefix.size()) != prefix || hsa_override_node(name) ||
+	    near_miss(name))
+		return std::nullopt;
+	const std::string_view n = name.substr(prefix.size());
+	const bool digits = !n.empty() && n.find_first_not_of("0123456789") == std::string_view::npos;
+	const std::string why =
+		n.empty() ? std::string("the node id is missing")
+		: digits  ? fmt::format("node id {} is above 2147483647, the largest the runtime prints", n)
+			  : fmt::format("'{}' is not a node id (decimal digits only, no sign)", n);
+	return fmt::format("{}; valid: HSA_OVERRIDE_GFX_VERSION_<N> with N a KFD node id as the runtime prints it "
+			   "with %d (0, 1, 2, ...; no sign, no leading zeros; the ids are the directories of "
+			   "/sys/class/kfd/kfd/topology/nodes), or HSA_OVERRIDE_GFX_VERSION for every GPU",
+			   why);
 }
 
 std::optional<std::string> near_miss(std::string_view name)

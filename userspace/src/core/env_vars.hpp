@@ -42,6 +42,11 @@ const KnownVar *known_var(std::string_view name);
 // for known names, HSA_OVERRIDE_GFX_VERSION_<N>, names in copied_vars() and
 // names with no close known name.
 std::optional<std::string> near_miss(std::string_view name);
+// HSA_OVERRIDE_GFX_VERSION_<suffix> whose suffix is no node id the runtime
+// can spell with "%d" ("-1", "+1", "99999999999", "gfx1", ""): the reason,
+// naming the suffix and what is valid; nullopt for any other name, for a
+// valid node name and for leading zeros ("_01": near_miss names "_1").
+std::optional<std::string> invalid_override_node(std::string_view name);
 // Optimal-string-alignment distance (exposed for tests).
 unsigned edit_distance(std::string_view a, std::string_view b);
 

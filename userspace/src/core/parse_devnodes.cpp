@@ -19,10 +19,9 @@ DevNodeManifest parse_devnode_manifest(std::string_view text)
 			continue;
 		auto w = detail::split_words(t);
 		auto bad = [&](std::string_view why) {
-			m.problems.push_back(
-				fmt::format("dev/.devnodes line {}: {} (valid: '<path> <c|b> <major>:<minor> "
-					    "<octal mode> <owner> <group>'), got '{}'",
-					    no, why, detail::shown(t)));
+			m.problems.push_back(fmt::format("line {}: {} (valid: '<path> <c|b> <major>:<minor> "
+							 "<octal mode> <owner> <group>'), got '{}'",
+							 no, why, detail::shown(t)));
 		};
 		if (w.size() != 6) {
 			bad(fmt::format("{} fields instead of 6", w.size()));

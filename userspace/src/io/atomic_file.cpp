@@ -17,6 +17,7 @@
 
 #include "io/fs_error.hpp"
 #include "io/rootfs_impl.hpp"
+#include "io/temp_file.hpp"
 
 namespace rdnafix::io {
 
@@ -30,9 +31,8 @@ WriteError fail(std::string_view verb, std::string_view rel, int e, std::string_
 	WriteError w;
 	w.path = std::string(rel);
 	w.errno_value = e;
-	w.message =
-		fmt::format("cannot {} {}: {}", verb, rel,
-			    what.empty() ? fmt::format("{} ({})", std::strerror(e), errno_name(e)) : std::string(what));
+	w.reason = what.empty() ? errno_text(e) : std::string(what);
+	w.message = fmt::format("cannot {} {}: {}", verb, rel, w.reason);
 	return w;
 }
 
@@ -84,7 +84,6 @@ struct RootWriter::Impl {
 	std::string root;
 	unique_fd root_fd;
 	WriteStatus root_error;
-	unsigned counter = 0;
 
 	// The directory `dir` (root-relative components), opened O_PATH.  With
 	// `create`, missing components are made (0755) and their parent fsync'd.
@@ -276,22 +275,16 @@ WriteStatus RootWriter::replace(std::string_view rel, std::string_view content, 
 		return fail("write", rel, errno);
 	}
 	const unsigned want = mode ? *mode : exists ? unsigned(old.st_mode & 07777) : 0644u;
-	// A temp file a killed run left behind is never the target: drop it.
+	// A temp file a killed run left behind is never the target: drop it
+	// (only files no live writer holds: temp_file.hpp).
 	const std::string prefix = temp_prefix(name);
-	if (auto names = entries_of(dir.get()))
-		for (const auto &n : *names)
-			if (n.rfind(prefix, 0) == 0)
-				::unlinkat(dir.get(), n.c_str(), 0);
-	std::string tmp;
-	unique_fd fd;
-	for (int tries = 0; tries < 100 && !fd; ++tries) {
-		tmp = fmt::format("{}{}-{}", prefix, ::getpid(), impl_->counter++);
-		fd.reset(::openat(dir.get(), tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600));
-		if (!fd && errno != EEXIST)
-			return fail("write", rel, errno);
-	}
-	if (!fd)
-		return fail("write", rel, EEXIST);
+	detail::sweep_stale_temps(dir.get(), prefix);
+	int create_errno = 0;
+	detail::TempFile temp = detail::create_temp(dir.get(), prefix, &create_errno);
+	if (!temp.fd)
+		return fail("write", rel, create_errno);
+	const std::string &tmp = temp.name;
+	unique_fd &fd = temp.fd;
 	auto step = [&](std::string_view s) {
 		if (hook)
 			hook(s);
@@ -315,10 +308,12 @@ WriteStatus RootWriter::replace(std::string_view rel, std::string_view content, 
 		return abandon(errno);
 	if (::fchmod(fd.get(), want) != 0 || ::fsync(fd.get()) != 0)
 		return abandon(errno);
-	fd.reset();
 	step(kStepSynced);
+	// The descriptor (and its lock) is kept until the rename: an unlocked
+	// temp file is a dead writer's to any other writer's sweep.
 	if (::renameat(dir.get(), tmp.c_str(), dir.get(), name.c_str()) != 0)
 		return abandon(errno);
+	fd.reset();
 	step(kStepRenamed);
 	if (!fsync_dir(dir.get()))
 		return fail("write", rel, errno);

@@ -12,12 +12,15 @@
 //  * the file itself must not be a symlink: renaming over a link would turn
 //    it into a regular file, so replace/remove refuse it and name the link.
 //
-// replace(): temp file in the same directory (".<name>.rdnactl-tmp-<pid>-<n>",
-// mode 0600: a dot-file that kmod's modprobe.d reader, initramfs-tools'
-// hook runner and GRUB's "/etc/default/grub.d/*.cfg" glob all skip), write,
-// fchmod/fchown, fsync, rename over the target, fsync the directory.  A crash
-// at any point leaves the target either completely old or completely new; a
-// leftover temp file is removed by the next replace() in that directory.
+// replace(): temp file in the same directory (".<name>.rdnactl-tmp-<pid>-<16
+// random hex digits>", mode 0600: a dot-file that kmod's modprobe.d reader,
+// initramfs-tools' hook runner and GRUB's "/etc/default/grub.d/*.cfg" glob
+// all skip), write, fchmod/fchown, fsync, rename over the target, fsync the
+// directory.  A crash at any point leaves the target either completely old or
+// completely new; a leftover temp file is removed by the next replace() in
+// that directory.  Writers of one target may run at once: each has its own
+// temp file, locked (flock) until its rename, and the sweep of leftovers
+// removes only unlocked ones (io/temp_file.hpp); the last rename wins.
 // remove(): unlink, fsync the directory.
 //
 // Fault injection: the optional StepHook is called after each named step
@@ -52,6 +55,9 @@ struct WriteError {
 	std::string path; // root-relative
 	std::string message;
 	int errno_value = 0;
+	// The message without "cannot <verb> <path>: ", for a caller that names
+	// the path as its user gave it ("permission denied (EACCES)").
+	std::string reason;
 };
 // nullopt: done.
 using WriteStatus = std::optional<WriteError>;

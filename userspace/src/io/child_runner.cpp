@@ -1,4 +1,5 @@
 #include "io/child_runner.hpp"
+#include "io/errno_text.hpp"
 
 #include <array>
 #include <cerrno>
@@ -122,14 +123,14 @@ ChildOutcome run_in_fork(double timeout_s, const std::function<std::string()> &f
 	ChildOutcome o;
 	unique_fd rd, wr;
 	if (!make_pipe(&rd, &wr)) {
-		o.start_error = std::string("pipe: ") + std::strerror(errno);
+		o.start_error = std::string("pipe: ") + errno_text(errno);
 		return o;
 	}
 	const auto t0 = Clock::now();
 	const pid_t parent = ::getpid();
 	const pid_t pid = ::fork();
 	if (pid < 0) {
-		o.start_error = std::string("fork: ") + std::strerror(errno);
+		o.start_error = std::string("fork: ") + errno_text(errno);
 		return o;
 	}
 	if (pid == 0) {

@@ -1,4 +1,5 @@
 #include "io/child_spawn.hpp"
+#include "io/errno_text.hpp"
 
 #include <algorithm>
 #include <array>
@@ -128,13 +129,13 @@ Spawned spawn_child(const std::string &exe, const std::vector<std::string> &args
 	Spawned s;
 	unique_fd res_w, out_w, req_child;
 	if (!make_pipe(&s.result, &res_w) || !make_pipe(&s.output, &out_w)) {
-		s.error = std::string("pipe2: ") + std::strerror(errno);
+		s.error = std::string("pipe2: ") + errno_text(errno);
 		return s;
 	}
 	if (want_requests) {
 		int sv[2];
 		if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0) {
-			s.error = std::string("socketpair: ") + std::strerror(errno);
+			s.error = std::string("socketpair: ") + errno_text(errno);
 			return s;
 		}
 		s.requests.reset(sv[0]);
@@ -151,7 +152,7 @@ Spawned spawn_child(const std::string &exe, const std::vector<std::string> &args
 	const pid_t parent = ::getpid();
 	const pid_t pid = ::fork();
 	if (pid < 0) {
-		s.error = std::string("fork: ") + std::strerror(errno);
+		s.error = std::string("fork: ") + errno_text(errno);
 		return s;
 	}
 	if (pid == 0) {

@@ -40,42 +40,6 @@ std::string FsError::reason() const
 	return "unreadable: " + detail;
 }
 
-std::string errno_name(int e)
-{
-	switch (e) {
-	case ENOENT:
-		return "ENOENT";
-	case EACCES:
-		return "EACCES";
-	case EPERM:
-		return "EPERM";
-	case ELOOP:
-		return "ELOOP";
-	case EISDIR:
-		return "EISDIR";
-	case ENOTDIR:
-		return "ENOTDIR";
-	case EINVAL:
-		return "EINVAL";
-	case EIO:
-		return "EIO";
-	case ENODEV:
-		return "ENODEV";
-	case ENXIO:
-		return "ENXIO";
-	case ENAMETOOLONG:
-		return "ENAMETOOLONG";
-	case EBUSY:
-		return "EBUSY";
-	case EAGAIN:
-		return "EAGAIN";
-	case EOPNOTSUPP:
-		return "EOPNOTSUPP";
-	default:
-		return fmt::format("errno {}", e);
-	}
-}
-
 FsError errno_error(int e, std::string_view rel, std::string_view at)
 {
 	FsError err;
@@ -106,7 +70,7 @@ FsError errno_error(int e, std::string_view rel, std::string_view at)
 		break;
 	default:
 		err.kind = FsErrorKind::io_error;
-		err.detail = fmt::format("{}{} ({})", std::strerror(e), where, errno_name(e));
+		err.detail = fmt::format("{}{} ({})", errno_description(e), where, errno_name(e));
 		break;
 	}
 	return err;

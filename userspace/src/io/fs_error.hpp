@@ -5,6 +5,7 @@
 #include <string_view>
 
 #include "core/result.hpp"
+#include "io/errno_text.hpp" // errno_name, errno_text
 
 namespace rdnafix::io {
 
@@ -40,7 +41,5 @@ template <class T> using FsResult = core::Result<T, FsError>;
 // resolved when it is not `rel` itself), e.g. kind not_found, detail "no such
 // file or directory at 'sys/x' (ENOENT)".
 FsError errno_error(int e, std::string_view rel, std::string_view at = {});
-// "ENOENT", "EACCES", ..., "errno 123".
-std::string errno_name(int e);
 
 } // namespace rdnafix::io

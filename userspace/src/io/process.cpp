@@ -1,5 +1,6 @@
 // Facts about the running rdnactl process (see process.hpp).
 #include "io/process.hpp"
+#include "io/fs_error.hpp"
 
 #include <fcntl.h>
 #include <unistd.h>
@@ -60,7 +61,7 @@ AccessCheck check_read_write(const std::string &path)
 	AccessCheck c;
 	c.allowed = ::faccessat(AT_FDCWD, path.c_str(), R_OK | W_OK, AT_EACCESS) == 0;
 	if (!c.allowed)
-		c.error = std::strerror(errno);
+		c.error = errno_text(errno);
 	return c;
 }
 

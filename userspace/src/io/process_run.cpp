@@ -1,5 +1,6 @@
 // run_command(): posix_spawnp with a pipe, poll() until EOF or the time limit.
 #include "io/process_run.hpp"
+#include "io/fs_error.hpp"
 
 #include "io/unique_fd.hpp"
 
@@ -27,7 +28,7 @@ CommandResult run_command(const std::vector<std::string> &argv, double timeout_s
 	}
 	int p[2];
 	if (::pipe2(p, O_CLOEXEC) != 0) {
-		r.start_error = std::string("pipe: ") + std::strerror(errno);
+		r.start_error = std::string("pipe: ") + errno_text(errno);
 		return r;
 	}
 	unique_fd rd(p[0]), wr(p[1]);
@@ -44,7 +45,7 @@ CommandResult run_command(const std::vector<std::string> &argv, double timeout_s
 	int e = ::posix_spawnp(&pid, args[0], &fa, nullptr, args.data(), environ);
 	posix_spawn_file_actions_destroy(&fa);
 	if (e != 0) {
-		r.start_error = argv[0] + ": " + std::strerror(e);
+		r.start_error = argv[0] + ": " + errno_text(e);
 		return r;
 	}
 	wr.reset();

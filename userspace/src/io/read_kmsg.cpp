@@ -1,5 +1,6 @@
 // Reads every record of /dev/kmsg without blocking (see read_kmsg.hpp).
 #include "io/read_kmsg.hpp"
+#include "io/fs_error.hpp"
 
 #include "io/unique_fd.hpp"
 
@@ -20,8 +21,8 @@ KmsgDump read_kmsg(const char *path, std::size_t max_bytes)
 	if (!fd) {
 		const int e = errno;
 		d.error = fmt::format(
-			"cannot open {}: {}{}", path, std::strerror(e),
-			e == EPERM || e == EACCES ? " (kernel.dmesg_restrict: run as root or add CAP_SYSLOG)" : "");
+			"cannot open {}: {}{}", path, errno_text(e),
+			e == EPERM || e == EACCES ? "; kernel.dmesg_restrict: run as root or add CAP_SYSLOG" : "");
 		return d;
 	}
 	char buf[8192]; // one record per read(); records are shorter

@@ -1,5 +1,6 @@
 // Bounded whole-stream reads (a file or standard input).
 #include "io/read_stream.hpp"
+#include "io/fs_error.hpp"
 
 #include "io/unique_fd.hpp"
 
@@ -28,7 +29,7 @@ StreamText read_stream(const std::string &path, std::size_t max_bytes)
 	if (path != "-") {
 		owned.reset(::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY));
 		if (!owned) {
-			r.error = fmt::format("cannot open {}: {}", path, std::strerror(errno));
+			r.error = fmt::format("cannot open {}: {}", path, errno_text(errno));
 			return r;
 		}
 		struct stat st {};
@@ -44,7 +45,7 @@ StreamText read_stream(const std::string &path, std::size_t max_bytes)
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0) {
-			r.error = fmt::format("cannot read {}: {}", name, std::strerror(errno));
+			r.error = fmt::format("cannot read {}: {}", name, errno_text(errno));
 			return r;
 		}
 		if (n == 0)

@@ -295,7 +295,8 @@ const DevNodeManifest &RootFs::devnode_manifest()
 			} else {
 				impl_->manifest = DevNodeManifest{};
 				if (text.error().kind != FsErrorKind::not_found)
-					impl_->manifest->problems.push_back("dev/.devnodes: " + text.error().reason());
+					impl_->manifest->problems.push_back(
+						text.error().detail); // the caller names the file
 			}
 		}
 	}

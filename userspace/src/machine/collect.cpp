@@ -36,12 +36,27 @@ Snapshot collect(const CollectOptions &o)
 	Snapshot s;
 	s.root = o.root;
 	io::RootFs fs(o.root);
-	if (const auto &err = fs.root_error()) {
+	// The root named once, with the errno that stops every read of it (a
+	// directory without search permission: EACCES, not "none of ...").
+	auto unusable = [&](const io::FsError &err) {
 		s.nothing_readable = true;
-		s.nothing_readable_reason = fmt::format("root '{}' {}", o.root, err->reason());
+		s.nothing_readable_reason = fmt::format(
+			"root '{}': {}", o.root, err.errno_value != 0 ? io::errno_text(err.errno_value) : err.detail);
 		return s;
+	};
+	if (const auto &err = fs.root_error())
+		return unusable(*err);
+	bool any = false;
+	std::optional<io::FsError> denied;
+	for (const char *top : {"sys", "proc", "dev", "etc"}) {
+		auto st = fs.stat(top);
+		any = any || bool(st);
+		if (!st && st.error().kind == io::FsErrorKind::permission_denied && !denied)
+			denied = st.error();
 	}
-	if (!fs.exists("sys") && !fs.exists("proc") && !fs.exists("dev") && !fs.exists("etc")) {
+	if (!any && denied)
+		return unusable(*denied);
+	if (!any) {
 		s.nothing_readable = true;
 		s.nothing_readable_reason =
 			fmt::format("root '{}' has none of sys/, proc/, dev/, etc/: nothing to read", o.root);

@@ -52,13 +52,15 @@ void collect_access(io::RootFs &fs, Access &a, const std::vector<Device> &device
 			if (auto uid = core::parse_u64(*user); uid && *uid <= 0xffffffffu)
 				if ((pw = passwd.by_uid(unsigned(*uid))) != nullptr)
 					a.user = pw->name;
+		// etc/group lists members by name: a uid is looked up as the name
+		// etc/passwd gives it, so "--user 1000" and "--user alice" agree.
 		if (!pw) {
 			u.push_back({"user", "etc/passwd",
 				     fmt::format("unreadable: user '{}' is not in etc/passwd", *user)});
 			a.session_gids = configured_gids(*user, std::nullopt);
 		} else {
 			a.uid = pw->uid;
-			a.session_gids = configured_gids(*user, pw->gid);
+			a.session_gids = configured_gids(pw->name, pw->gid);
 		}
 		for (unsigned g : a.session_gids)
 			a.session_groups.push_back(gname(g));

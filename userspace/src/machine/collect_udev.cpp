@@ -2,6 +2,7 @@
 // attributes) and libdrm (amdgpu_device_initialize on the render node).
 // The strings land in the same RawPciDevice records as the sysfs walk.
 #include "machine/collect.hpp"
+#include "io/fs_error.hpp"
 #include "machine/interpret_hwdb.hpp"
 
 #include <amdgpu.h>
@@ -71,7 +72,7 @@ RawValue udev_attr(udev_device *dev, const std::string &attr)
 	} else {
 		int e = errno ? errno : ENOENT;
 		v.missing = e == ENOENT;
-		v.reason = std::string("unreadable: ") + std::strerror(e);
+		v.reason = std::string("unreadable: ") + io::errno_text(e);
 	}
 	return v;
 }
@@ -81,13 +82,13 @@ LibdrmInfo query_libdrm(const std::string &node)
 	LibdrmInfo info;
 	io::unique_fd fd(::open(node.c_str(), O_RDWR | O_CLOEXEC));
 	if (!fd) {
-		info.error = "open " + node + ": " + std::strerror(errno);
+		info.error = "open " + node + ": " + io::errno_text(errno);
 		return info;
 	}
 	std::uint32_t major = 0, minor = 0;
 	AmdgpuDevice dev;
 	if (int r = amdgpu_device_initialize(fd.get(), &major, &minor, dev.out()); r != 0) {
-		info.error = "amdgpu_device_initialize: " + std::string(std::strerror(-r));
+		info.error = "amdgpu_device_initialize: " + io::errno_text(-r);
 		return info;
 	}
 	amdgpu_gpu_info gi{};
@@ -140,7 +141,7 @@ std::optional<std::vector<RawPciDevice>> raw_devices_from_udev(bool with_libdrm,
 		}
 		udev_enumerate_add_match_subsystem(e.get(), "drm");
 		if (int r = udev_enumerate_scan_devices(e.get()); r < 0) {
-			error = std::string("udev scan of drm: ") + std::strerror(-r);
+			error = std::string("udev scan of drm: ") + io::errno_text(-r);
 			return std::nullopt;
 		}
 		for (auto *l = udev_enumerate_get_list_entry(e.get()); l; l = udev_list_entry_get_next(l)) {

@@ -331,7 +331,8 @@ bool is_relevant_env(std::string_view n)
 		return true;
 	// Variables users copy that do nothing here, and misspellings of real
 	// names: kept so that the checks can name them.
-	return core::hsa_override_node(n).has_value() || core::copied_var(n) || core::near_miss(n).has_value();
+	return core::hsa_override_node(n).has_value() || core::copied_var(n) || core::near_miss(n).has_value() ||
+	       core::invalid_override_node(n).has_value();
 }
 
 Environment build_environment(const core::Environment &env, std::string source)

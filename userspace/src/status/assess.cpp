@@ -69,8 +69,15 @@ Subject subject_of(const Access &a)
 NodeAccess judge_node(const DevNode &n, const Subject &who)
 {
 	NodeAccess r = judge_mode(n, who);
-	if (!n.stat_error.empty())
+	if (!n.stat_error.empty()) {
+		// Nothing is known of the node, so nothing of access either (not
+		// "can open" because the subject is root, not "CANNOT"): the
+		// checks report it as unknown too.
+		r = NodeAccess{};
+		r.unknown = true;
 		r.verdict = n.stat_error;
+		return r;
+	}
 	// On the live machine the kernel has the last word (ACLs from logind's
 	// uaccess, capabilities).
 	if (n.kernel_allows_rw) {

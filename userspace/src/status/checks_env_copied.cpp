@@ -1,10 +1,12 @@
 // Checks: variables users copy that do nothing on ROCm (RDNA-ENV-014),
-// misspelt names (RDNA-ENV-015), allocator configurations PyTorch rejects
+// misspelt names and per-node overrides with an index no node has
+// (RDNA-ENV-015), allocator configurations PyTorch rejects
 // (RDNA-ENV-016) and the sudo context (RDNA-ENV-017).
 #include "checks.hpp"
 
 #include "core/env_vars.hpp"
 #include "core/parse.hpp"
+#include "core/remedy.hpp"
 
 #include <cctype>
 #include <fmt/format.h>
@@ -39,6 +41,21 @@ void misspelt(Ctx &c)
 {
 	const auto &vars = c.s.environment.vars;
 	for (const auto &[name, value] : vars) {
+		if (auto why = core::invalid_override_node(name)) {
+			c.add("RDNA-ENV-015", name, fmt::format("{} is not a variable ROCm reads: {}", name, *why),
+			      "the runtime reads HSA_OVERRIDE_GFX_VERSION_<N> only under the name snprintf(\"%d\") "
+			      "makes of a node id (ROCm/ROCR-Runtime c7785a6d libhsakmt/src/topology.c), so this "
+			      "override is ignored",
+			      // "_-1" is no shell name: the shell cannot unset it, env(1) can.
+			      name.find_first_not_of(
+				      "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_") ==
+					      std::string::npos
+				      ? fmt::format("unset {}", name)
+				      : fmt::format("start the program without it: env -u {} <command>",
+						    core::shell_word(name)),
+			      {UnsetEnv{name, "no node has this id: the runtime never reads it"}});
+			continue;
+		}
 		auto real = core::near_miss(name);
 		if (!real)
 			continue;

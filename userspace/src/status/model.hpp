@@ -82,6 +82,7 @@ Subject subject_of(const Access &access);
 // Can the subject open a device node read-write, and why (not)?
 struct NodeAccess {
 	bool can_open = false;
+	bool unknown = false;      // the node could not be examined (stat_error): neither yes nor no
 	std::string verdict;       // one line: why / why not
 	std::string missing_group; // the group the subject would need ("" if none helps)
 };

@@ -26,7 +26,9 @@ std::string render_text(const Snapshot &s, const Assessment &a, const std::vecto
 std::string render_prometheus(const Snapshot &s, const Assessment &a, const std::vector<Finding> &findings,
 			      const LastValidation &v, std::int64_t collect_time_s);
 // A label value as the exposition format writes it between the quotes:
-// valid UTF-8 (core::utf8_valid), backslash, double quote and line feed escaped.
+// core::terminal_safe's spelling (control characters and invalid bytes as
+// "\e", "\n", "\x07", "\xff", a backslash as "\\"; one-to-one, so distinct
+// raw values stay distinct series), then backslash and double quote escaped.
 std::string prometheus_label_value(std::string_view raw);
 
 // "Last validation on this stack" (render_validation.cpp): the one spelling

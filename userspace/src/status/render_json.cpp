@@ -35,7 +35,7 @@ ordered_json device_json(const Device &d, const rules::DeviceNoretry &nr)
 ordered_json node_json(const DevNode &n, const NodeAccess &v)
 {
 	ordered_json o = n;
-	o["can_open"] = v.can_open;
+	o["can_open"] = v.unknown ? ordered_json(nullptr) : ordered_json(v.can_open); // null: unknown
 	o["verdict"] = v.verdict;
 	o["missing_group"] = str_or_null(v.missing_group);
 	return o;

@@ -6,7 +6,10 @@
 // its samples together; a label value escapes backslash, double quote and
 // line feed (\\, \", \n) and must be UTF-8.  Label values come from the
 // machine (device names, hook names, environment values): hostile input,
-// made valid UTF-8 (core::utf8_valid) and escaped here, the one place.
+// spelt by core::terminal_safe (controls and invalid bytes as visible
+// escapes, a backslash doubled) and then escaped for the format, here, the
+// one place.  terminal_safe is one-to-one, so two raw values that differ
+// only in invalid bytes or control characters stay two series.
 #include "render.hpp"
 
 #include "core/text_safe.hpp"
@@ -249,15 +252,13 @@ void validation_metrics(Metrics &m, const LastValidation &v)
 std::string prometheus_label_value(std::string_view raw)
 {
 	std::string out;
-	for (char ch : core::utf8_valid(raw)) {
+	for (char ch : core::terminal_safe(raw)) {
 		if (ch == '\\')
 			out += "\\\\";
 		else if (ch == '"')
 			out += "\\\"";
-		else if (ch == '\n')
-			out += "\\n";
 		else
-			out += ch;
+			out += ch; // terminal_safe leaves no line feed or other control
 	}
 	return out;
 }

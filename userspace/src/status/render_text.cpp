@@ -115,8 +115,7 @@ void Text::header()
 			 s_.collector == machine::CollectorKind::none
 				 ? ""
 				 : fmt::format(" ({} collector)", to_string(s_.collector))));
-	if (s_.nothing_readable)
-		line("error: " + s_.nothing_readable_reason);
+	// Nothing readable: run_status says why on stderr, once.
 }
 
 void Text::devices()
@@ -301,7 +300,10 @@ void Text::access()
 		line(fmt::format("  {:<20} {} {}:{} {}  {}: {}", n.path, n.mode ? fmt::format("{:04o}", *n.mode) : "?",
 				 or_unset(n.owner, "?"), or_unset(n.group, "?"),
 				 n.stat_source == machine::StatSource::manifest ? "(manifest)" : "",
-				 v.can_open ? "can open" : "CANNOT open", v.verdict));
+				 v.unknown    ? "open unknown"
+				 : v.can_open ? "can open"
+					      : "CANNOT open",
+				 v.verdict));
 	}
 	unreadable(acc.unreadable);
 }

@@ -52,10 +52,12 @@ std::string write_output(const std::string &path, const std::string &content)
 		if (!entries && err.message.empty())
 			return "--output " + path + ": directory " + dir + " does not exist";
 		if (!entries)
-			return "--output " + path + ": " + err.message;
+			return "--output " + path + ": cannot read directory " + dir + ": " + err.reason;
 	}
+	// The writer names root-relative paths ("tmp/x"); the message names the
+	// path as given.
 	if (auto e = w.replace(abs.substr(1), content, 0644))
-		return "--output " + path + ": " + e->message;
+		return "--output " + path + ": cannot write: " + e->reason;
 	return "";
 }
 

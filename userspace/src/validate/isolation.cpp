@@ -8,7 +8,7 @@
 
 namespace rdnafix::validate {
 
-CaseResult classify_child(const std::string &name, const io::ChildOutcome &o, double timeout_s)
+CaseResult classify_child(const std::string &name, const io::ChildOutcome &o, double timeout_s, std::string_view who)
 {
 	CaseResult r;
 	r.name = name;
@@ -17,7 +17,7 @@ CaseResult classify_child(const std::string &name, const io::ChildOutcome &o, do
 	r.output_tail = core::utf8_valid(o.output_tail);
 	if (!o.started) {
 		r.status = Status::error;
-		r.reason = "could not start the case child: " + o.start_error;
+		r.reason = fmt::format("could not start {}: {}", who, o.start_error);
 		return r;
 	}
 	// The child's own report, when it is usable, carries the figures.
@@ -25,8 +25,8 @@ CaseResult classify_child(const std::string &name, const io::ChildOutcome &o, do
 	std::optional<CaseResult> reported;
 	if (o.result_over_cap) {
 		r.status = Status::error;
-		r.reason = fmt::format("the case process wrote more than {} bytes of result and was killed",
-				       io::kResultCapBytes);
+		r.reason =
+			fmt::format("{} wrote more than {} bytes of result and was killed", who, io::kResultCapBytes);
 		return r;
 	}
 	if (!o.result.empty()) {
@@ -51,25 +51,24 @@ CaseResult classify_child(const std::string &name, const io::ChildOutcome &o, do
 	}
 	if (o.signaled) {
 		r.status = Status::crash;
-		r.reason = fmt::format("the case process was killed by signal {} ({})", o.signal,
+		r.reason = fmt::format("{} was killed by signal {} ({})", who, o.signal,
 				       sigabbrev_np(o.signal) ? fmt::format("SIG{}", sigabbrev_np(o.signal))
 							      : std::string("unknown"));
 		return r;
 	}
 	if (o.exit_code == 127 && o.result.empty()) {
 		r.status = Status::error;
-		r.reason = "the case child could not be executed (exit 127)";
+		r.reason = fmt::format("{} could not be executed (exit 127)", who);
 		return r;
 	}
 	if (!reported) {
 		r.status = Status::error;
 		r.reason = o.result.empty()
-				   ? fmt::format("the case process exited with status {} without writing a result",
-						 o.exit_code)
+				   ? fmt::format("{} exited with status {} without writing a result", who, o.exit_code)
 				   : fmt::format(
-					     "the case process exited with status {} and wrote an unusable result "
+					     "{} exited with status {} and wrote an unusable result "
 					     "({}): '{}'",
-					     o.exit_code, core::utf8_valid(parse_error),
+					     who, o.exit_code, core::utf8_valid(parse_error),
 					     core::utf8_valid(o.result.substr(0, core::utf8_prefix_len(o.result, 80))));
 		return r;
 	}

@@ -8,12 +8,16 @@
 // reply (to_json/from_json of CaseResult, result.hpp) carries the figures and
 // the verdict of the case kind's judge (cases/).
 #include <string>
+#include <string_view>
 
 #include "io/child_runner.hpp"
 #include "result.hpp"
 
 namespace rdnafix::validate {
 
-CaseResult classify_child(const std::string &name, const io::ChildOutcome &o, double timeout_s);
+// `who` names the process in the reasons: "the case process" for a case,
+// "the probe process" for the GPU runtime probe (validate/run.cpp).
+CaseResult classify_child(const std::string &name, const io::ChildOutcome &o, double timeout_s,
+			  std::string_view who = "the case process");
 
 } // namespace rdnafix::validate

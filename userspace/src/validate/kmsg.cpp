@@ -1,4 +1,5 @@
 #include "kmsg.hpp"
+#include "io/fs_error.hpp"
 
 #include <array>
 #include <cctype>
@@ -153,16 +154,16 @@ KmsgWatch::KmsgWatch(const char *path)
 	fd_.reset(::open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC));
 	if (!fd_) {
 		const int e = errno;
-		note_ = fmt::format("kernel log not captured: cannot open {}: {}{}", path, std::strerror(e),
+		note_ = fmt::format("kernel log not captured: cannot open {}: {}{}", path, io::errno_text(e),
 				    e == EPERM || e == EACCES
-					    ? " (run as root, or set kernel.dmesg_restrict=0 / add CAP_SYSLOG)"
+					    ? "; run as root, or set kernel.dmesg_restrict=0 / add CAP_SYSLOG"
 					    : "");
 		return;
 	}
 	// SEEK_END on /dev/kmsg moves to the end of the ring buffer: only records
 	// written from now on are read.
 	if (::lseek(fd_.get(), 0, SEEK_END) < 0) {
-		note_ = fmt::format("kernel log not captured: lseek({}, SEEK_END): {}", path, std::strerror(errno));
+		note_ = fmt::format("kernel log not captured: lseek({}, SEEK_END): {}", path, io::errno_text(errno));
 		fd_.reset();
 	}
 }

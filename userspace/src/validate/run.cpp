@@ -70,7 +70,7 @@ std::optional<int> probe_gpu(const ValidateOptions &o, RunInfo &run, CaseRunner 
 		}
 	}
 	if (!reply) {
-		const auto r = classify_child("probe", out, timeout_s);
+		const auto r = classify_child("probe", out, timeout_s, "the probe process");
 		return report_not_run(o, run, "probe_failed", "probing the GPU runtime failed: " + r.reason,
 				      out.output_tail, stack);
 	}

@@ -18,6 +18,7 @@
 #include <fmt/format.h>
 
 #include "cases/kinds.hpp"
+#include "io/fs_error.hpp"
 #include "io/child_runner.hpp"
 #include "io/unique_fd.hpp"
 
@@ -39,7 +40,7 @@ CaseResult write_kmsg_line(const CaseDef &c)
 	const io::unique_fd fd(::open("/dev/kmsg", O_WRONLY | O_CLOEXEC));
 	if (!fd) {
 		r.status = Status::skip;
-		r.reason = fmt::format("cannot write /dev/kmsg: {}", std::strerror(errno));
+		r.reason = fmt::format("cannot write /dev/kmsg: {}", io::errno_text(errno));
 		return r;
 	}
 	io::write_all(fd.get(), "rdnactl selftest, not a real fault: "
