@@ -15,6 +15,7 @@
 #include <cstring>
 #include <string_view>
 
+#include "io/errno_text.hpp"
 #include "io/unique_fd.hpp"
 
 namespace rdnafix::io::sqlite {
@@ -120,11 +121,11 @@ SQLite::Database open_untrusted(const std::string &path, const ReadLimits &limit
 	};
 	if (!fd) {
 		const int e = errno;
-		throw refuse(e == ENOENT ? "no such file" : std::strerror(e), e == ENOENT);
+		throw refuse(e == ENOENT ? "no such file" : errno_text(e), e == ENOENT);
 	}
 	struct stat st {};
 	if (::fstat(fd.get(), &st) != 0)
-		throw refuse(std::strerror(errno), false);
+		throw refuse(errno_text(errno), false);
 	if (!S_ISREG(st.st_mode))
 		throw refuse("is " + kind_of(st.st_mode) +
 				     ", not a database file (valid: a regular file that rdnactl validate wrote)",
