@@ -30,6 +30,8 @@ static const char *kind_name(cov::FileKind k)
 		return "not_device_code";
 	case cov::FileKind::unreadable:
 		return "unreadable";
+	case cov::FileKind::over_budget:
+		return "not_read_budget";
 	}
 	return "?";
 }
