@@ -42,6 +42,19 @@ std::string stored_json(const nlohmann::json &j)
 	return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
+// A JSON column as read back: the database may have been written by another
+// program or user, so text that is not JSON, or JSON of another kind than the
+// column holds (`fallback`'s: an object or an array), reads as `fallback`,
+// never as nlohmann's "discarded" value (which `history --json` would print
+// as the invalid token <discarded>).
+nlohmann::json stored_column(const std::string &text, nlohmann::json fallback)
+{
+	nlohmann::json j = nlohmann::json::parse(text, nullptr, false);
+	if (j.is_discarded() || j.type() != fallback.type())
+		return fallback;
+	return j;
+}
+
 } // namespace
 
 const std::vector<std::string> &history_migrations()
@@ -209,11 +222,11 @@ std::vector<StoredRun> History::runs()
 		r.info.api = text(rs, 4);
 		r.info.runtime_version = text(rs, 5);
 		r.info.driver_version = text(rs, 6);
-		r.info.amdgpu_params = nlohmann::json::parse(text(rs, 7), nullptr, false);
-		r.info.rdnafix_params = nlohmann::json::parse(text(rs, 8), nullptr, false);
+		r.info.amdgpu_params = stored_column(text(rs, 7), nlohmann::json::object());
+		r.info.rdnafix_params = stored_column(text(rs, 8), nlohmann::json::object());
 		r.info.rdnactl_version = text(rs, 9);
 		r.info.selection = text(rs, 10);
-		r.info.devices = nlohmann::json::parse(text(rs, 11), nullptr, false);
+		r.info.devices = stored_column(text(rs, 11), nlohmann::json::array());
 		r.info.not_run = core::utf8_valid(text(rs, 13));
 		// The stack column is read as hostile text: damaged JSON gives an
 		// empty stack, never an error; stack_key is recomputed, not trusted.
