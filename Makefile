@@ -11,7 +11,7 @@ CMAKE_FLAGS ?=
 
 RDNACTL := $(BUILD)/userspace/rdnactl
 
-.PHONY: all deps deps-module deps-test build configure-tests status test uninstall test-unit test-kernel test-e2e test-kmod-style test-style test-dkms test-deb install kmod clean help dkms-install dkms-remove dkms-source deb format
+.PHONY: all deps deps-module deps-test build configure-tests status test uninstall test-unit test-fuzz test-kernel test-e2e test-kmod-style test-style test-dkms test-deb install kmod clean help dkms-install dkms-remove dkms-source deb format
 
 all: build
 
@@ -22,6 +22,7 @@ help:
 	@echo "make build     build rdnactl (CMake+Ninja into $(BUILD)/userspace)"
 	@echo "make status    deps + build + run 'rdnactl status'"
 	@echo "make test      deps-test + build with tests + every test (unit, fixtures, ROCm chroot, kernel VMs, booted Debian system, checkpatch, DKMS)"
+	@echo "make test-fuzz the sanitizer builds (GCC ASan/UBSan -Werror, clang libFuzzer) and a bounded run of every fuzz target (tests/fuzz)"
 	@echo "make test-e2e  only the booted end-to-end test of rdnactl config/fix and of the .deb install + kernel upgrade (tests/e2e, images cached in /var/cache/rdnafix/e2e)"
 	@echo "make format    clang-format every userspace/tests C++ file (.clang-format)"
 	@echo "make install   install rdnactl (stripped), man page, completion (PREFIX, DESTDIR)"
@@ -67,6 +68,12 @@ test: deps-test
 
 test-unit:
 	ctest --test-dir $(BUILD)/userspace --output-on-failure
+
+# GCC's ASan/UBSan build (warning-free under -Werror) replaying the fuzz
+# corpora, then each libFuzzer target for RDNAFIX_FUZZ_SECONDS (default 15);
+# a finding's reproducer stays in $(BUILD)/fuzz/crashes/ (tests/README.md "fuzz/").
+test-fuzz:
+	BUILD=$(BUILD) bash tests/fuzz/run.sh
 
 test-kernel:
 	@if [ -x tests/kernel/run.sh ]; then tests/kernel/run.sh; else echo "test-kernel: no kernel tests yet"; fi

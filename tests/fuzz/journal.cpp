@@ -1,8 +1,8 @@
 // Fuzz target: the `rdnactl config` journal's manifest reader
 // (config/journal.cpp, Journal::newest), which `config undo` trusts.  The
 // input is written as the manifest.json of entry 000001 of a journal in a
-// private temporary root that also holds that entry's prev/0 and new/0 (the
-// files a real manifest names); the reader goes through io::RootWriter as
+// private temporary root that also holds that entry's prev/0, prev/1, new/0
+// and new/1 (the files a real manifest names); the reader goes through io::RootWriter as
 // `config undo --root` does.  Seeds: tests/fuzz/corpus/SOURCE.md.
 #include "config/journal.hpp"
 #include "fuzz.hpp"
@@ -49,7 +49,9 @@ std::string make_root()
 	::mkdir((dir + "/prev").c_str(), 0755);
 	::mkdir((dir + "/new").c_str(), 0755);
 	write(dir + "/prev/0", "options amdgpu noretry=0\n");
+	write(dir + "/prev/1", "[Service]\nUser=bob\n");
 	write(dir + "/new/0", "# written by rdnactl config\noptions rdnafix noretry=1\n");
+	write(dir + "/new/1", "[Service]\nUser=alice\n");
 	return root;
 }
 
