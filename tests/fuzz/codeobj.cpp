@@ -35,7 +35,8 @@ void elf(std::string_view d)
 	const std::string_view strtab = d.substr(names.offset, names.size);
 	for (const auto &s : *sections)
 		if (auto n = co::section_name(strtab, s.name))
-			fuzz::check(n->data() >= strtab.data() && n->data() + n->size() <= strtab.data() + strtab.size(),
+			fuzz::check(n->data() >= strtab.data() &&
+					    n->data() + n->size() <= strtab.data() + strtab.size(),
 				    "section_name stays inside the string table");
 }
 
@@ -73,7 +74,6 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
 	const std::string_view line = d.substr(0, d.find('\n'));
 	(void)co::parse_target_id(line);
 	if (auto id = co::parse_entry_id(line); id && id->target)
-		fuzz::check(co::parse_target_id(id->target->canonical()).ok(),
-			    "a canonical target id parses again");
+		fuzz::check(co::parse_target_id(id->target->canonical()).ok(), "a canonical target id parses again");
 	return 0;
 }

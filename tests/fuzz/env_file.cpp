@@ -28,7 +28,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
 {
 	const auto in = fuzz::text(data, size);
 	values(core::parse_env_file(in));
-	values(core::parse_env_file(in, [](std::string_view n) { return n.starts_with("HSA_") || n.starts_with("HIP_"); }));
+	values(core::parse_env_file(in,
+				    [](std::string_view n) { return n.starts_with("HSA_") || n.starts_with("HIP_"); }));
 	values(core::parse_environ(in));
 	return 0;
 }
