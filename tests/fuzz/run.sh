@@ -10,7 +10,7 @@
 #    this build directory found ($BUILD/fuzz/corpus/<target>/).
 #
 # A finding (a sanitizer report, an uncaught exception, a broken invariant,
-# an input over 10 s or 2 GiB) keeps its reproducer in
+# an input over 30 s or 2 GiB) keeps its reproducer in
 # $BUILD/fuzz/crashes/<target>/ and fails the run; replay it with
 #   $BUILD/fuzz/fuzz/fuzz_<target> <reproducer>
 #
@@ -89,7 +89,7 @@ fuzz_one() {
 	local before execs speed
 	before=$(find "$work" -type f | wc -l)
 	touch "$crashes/.started"
-	"$build/fuzz/fuzz/fuzz_$t" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
+	"$build/fuzz/fuzz/fuzz_$t" -max_total_time="$seconds" -timeout=30 -rss_limit_mb=2048 -print_final_stats=1 \
 		-artifact_prefix="$crashes/" "$work" "tests/fuzz/corpus/$t" >"$log" 2>&1
 	local status=$?
 	execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")
