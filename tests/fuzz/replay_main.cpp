@@ -43,6 +43,8 @@ int main(int argc, char **argv)
 			return 2;
 		}
 		const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+		std::fprintf(stderr, "replay: running %s\n",
+			     p.c_str()); // the last one named before a report is the culprit
 		LLVMFuzzerTestOneInput(reinterpret_cast<const std::uint8_t *>(bytes.data()), bytes.size());
 	}
 	std::printf("replay: %zu inputs, no finding\n", inputs.size());

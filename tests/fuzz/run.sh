@@ -71,10 +71,11 @@ rc=0
 if configure_build "$build/sanitize" g++ REPLAY; then
 	for t in $targets; do
 		if out=$("$build/sanitize/fuzz/fuzz_$t" "tests/fuzz/corpus/$t" 2>&1); then
-			echo "PASS [sanitize] $t: ${out##*replay: }"
+			echo "PASS [sanitize] $t: $(echo "$out" | sed -n 's/^replay: \([0-9]\)/\1/p')"
 		else
-			echo "$out" | tail -40
-			echo "FAIL [sanitize] $t: GCC's ASan/UBSan build failed on an input of tests/fuzz/corpus/$t"
+			echo "$out" | grep -v '^replay: running' | tail -40
+			culprit=$(echo "$out" | sed -n 's/^replay: running //p' | tail -1)
+			echo "FAIL [sanitize] $t: GCC's ASan/UBSan build failed on ${culprit:-an input of tests/fuzz/corpus/$t}; replay: $build/sanitize/fuzz/fuzz_$t ${culprit:-INPUT}"
 			rc=1
 		fi
 	done
