@@ -14,7 +14,8 @@
 # $BUILD/fuzz/crashes/<target>/ and fails the run; replay it with
 #   $BUILD/fuzz/fuzz/fuzz_<target> <reproducer>
 #
-# Environment: RDNAFIX_FUZZ_SECONDS (per target, default 15),
+# Environment: RDNAFIX_FUZZ_STAGES ("sanitize fuzz" by default: either or both
+# of the two steps above), RDNAFIX_FUZZ_SECONDS (per target, default 15),
 # RDNAFIX_FUZZ_TARGETS (space-separated names, default all), RDNAFIX_FUZZ_JOBS
 # (targets fuzzed at once, default the number of CPUs), BUILD (default build).
 # Exit: 0 pass, 1 a finding or a build that failed, 2 cannot run here.
@@ -26,6 +27,7 @@ seconds=${RDNAFIX_FUZZ_SECONDS:-15}
 jobs=${RDNAFIX_FUZZ_JOBS:-$(nproc)}
 all_targets="kernel_log explain_log codeobj fatbin env_file modprobe journal history"
 targets=${RDNAFIX_FUZZ_TARGETS:-$all_targets}
+stages=${RDNAFIX_FUZZ_STAGES:-sanitize fuzz}
 
 die2() {
 	echo "SKIP [fuzz] $*" >&2
@@ -33,6 +35,9 @@ die2() {
 }
 [[ $seconds =~ ^[1-9][0-9]*$ ]] || die2 "RDNAFIX_FUZZ_SECONDS=$seconds: expected a whole number of seconds (1 or more)"
 [[ $jobs =~ ^[1-9][0-9]*$ ]] || die2 "RDNAFIX_FUZZ_JOBS=$jobs: expected a whole number (1 or more)"
+for s in $stages; do
+	[[ $s == sanitize || $s == fuzz ]] || die2 "RDNAFIX_FUZZ_STAGES: unknown stage '$s' (valid: sanitize fuzz)"
+done
 for t in $targets; do
 	[[ " $all_targets " == *" $t "* ]] || die2 "RDNAFIX_FUZZ_TARGETS: unknown target '$t' (valid: $all_targets)"
 done
@@ -68,7 +73,9 @@ configure_build() {
 mkdir -p "$build"
 rc=0
 # 1. GCC: compile warning-free with the sanitizers, replay every corpus.
-if configure_build "$build/sanitize" g++ REPLAY; then
+if [[ " $stages " != *" sanitize "* ]]; then
+	:
+elif configure_build "$build/sanitize" g++ REPLAY; then
 	for t in $targets; do
 		if out=$("$build/sanitize/fuzz/fuzz_$t" "tests/fuzz/corpus/$t" 2>&1); then
 			echo "PASS [sanitize] $t: $(echo "$out" | sed -n 's/^replay: \([0-9]\)/\1/p')"
@@ -105,7 +112,9 @@ fuzz_one() {
 	echo "PASS [fuzz] $t: ${execs:-?} inputs in ${seconds} s (${speed:-?} exec/s), corpus $before -> $(find "$work" -type f | wc -l) files"
 }
 
-if configure_build "$build/fuzz" clang++ LIBFUZZER; then
+if [[ " $stages " != *" fuzz "* ]]; then
+	:
+elif configure_build "$build/fuzz" clang++ LIBFUZZER; then
 	pids=()
 	names=()
 	for t in $targets; do
