@@ -2,9 +2,10 @@
 # The sanitizer build and the fuzz targets (`make test-fuzz`; tests/README.md "fuzz/").
 #
 # 1. GCC's sanitizer build ($BUILD/sanitize): -fsanitize=address,undefined -O1
-#    under -Werror, of the sources the fuzz targets read plus explain/run.cpp
-#    (issue N16); each target, built as a replay program, runs once over its
-#    corpus (tests/fuzz/corpus/<target>/).
+#    under -Werror.  Stage "guard" (default) compiles explain/run.cpp, where
+#    GCC 12 once warned (issue N16); stage "sanitize" compiles the sources the
+#    fuzz targets read too, and each target, built as a replay program, runs
+#    once over its corpus (tests/fuzz/corpus/<target>/).
 # 2. The libFuzzer build ($BUILD/fuzz, clang++): each target fuzzes for
 #    RDNAFIX_FUZZ_SECONDS, starting from its corpus and what earlier runs in
 #    this build directory found ($BUILD/fuzz/corpus/<target>/).
@@ -14,8 +15,8 @@
 # $BUILD/fuzz/crashes/<target>/ and fails the run; replay it with
 #   $BUILD/fuzz/fuzz/fuzz_<target> <reproducer>
 #
-# Environment: RDNAFIX_FUZZ_STAGES ("sanitize fuzz" by default: either or both
-# of the two steps above), RDNAFIX_FUZZ_SECONDS (per target, default 15),
+# Environment: RDNAFIX_FUZZ_STAGES ("guard fuzz" by default; "sanitize fuzz"
+# for the whole GCC step), RDNAFIX_FUZZ_SECONDS (per target, default 15),
 # RDNAFIX_FUZZ_TARGETS (space-separated names, default all), RDNAFIX_FUZZ_JOBS
 # (targets fuzzed at once, default the number of CPUs), BUILD (default build).
 # Exit: 0 pass, 1 a finding or a build that failed, 2 cannot run here.
@@ -27,7 +28,7 @@ seconds=${RDNAFIX_FUZZ_SECONDS:-15}
 jobs=${RDNAFIX_FUZZ_JOBS:-$(nproc)}
 all_targets="kernel_log explain_log codeobj fatbin env_file modprobe journal history"
 targets=${RDNAFIX_FUZZ_TARGETS:-$all_targets}
-stages=${RDNAFIX_FUZZ_STAGES:-sanitize fuzz}
+stages=${RDNAFIX_FUZZ_STAGES:-guard fuzz}
 
 die2() {
 	echo "SKIP [fuzz] $*" >&2
@@ -36,7 +37,8 @@ die2() {
 [[ $seconds =~ ^[1-9][0-9]*$ ]] || die2 "RDNAFIX_FUZZ_SECONDS=$seconds: expected a whole number of seconds (1 or more)"
 [[ $jobs =~ ^[1-9][0-9]*$ ]] || die2 "RDNAFIX_FUZZ_JOBS=$jobs: expected a whole number (1 or more)"
 for s in $stages; do
-	[[ $s == sanitize || $s == fuzz ]] || die2 "RDNAFIX_FUZZ_STAGES: unknown stage '$s' (valid: sanitize fuzz)"
+	[[ $s == guard || $s == sanitize || $s == fuzz ]] ||
+		die2 "RDNAFIX_FUZZ_STAGES: unknown stage '$s' (valid: guard sanitize fuzz)"
 done
 for t in $targets; do
 	[[ " $all_targets " == *" $t "* ]] || die2 "RDNAFIX_FUZZ_TARGETS: unknown target '$t' (valid: $all_targets)"
@@ -57,24 +59,26 @@ export ASAN_SYMBOLIZER_PATH=${ASAN_SYMBOLIZER_PATH:-$(command -v llvm-symbolizer
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1}
 start=$SECONDS
 
-# configure_build DIR COMPILER FUZZ-MODE
+# configure_build DIR COMPILER FUZZ-MODE [TARGET]
 configure_build() {
-	local dir=$1 cxx=$2 mode=$3 t0=$SECONDS
+	local dir=$1 cxx=$2 mode=$3 target=${4:-fuzz} t0=$SECONDS
 	if ! cmake -S userspace -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE= -DCMAKE_CXX_COMPILER="$cxx" \
 		-DRDNAFIX_SANITIZE=ON -DRDNAFIX_FUZZ="$mode" -DRDNAFIX_TESTS=OFF "${launcher[@]}" >"$dir.log" 2>&1 ||
-		! cmake --build "$dir" --target fuzz >>"$dir.log" 2>&1; then
+		! cmake --build "$dir" --target "$target" >>"$dir.log" 2>&1; then
 		grep -E 'error|warning|FAILED' "$dir.log" | head -40
 		echo "FAIL [fuzz] build $dir ($cxx, RDNAFIX_FUZZ=$mode): log in $dir.log"
 		return 1
 	fi
-	echo "PASS [fuzz] build $dir ($cxx, RDNAFIX_FUZZ=$mode) in $((SECONDS - t0)) s"
+	echo "PASS [fuzz] build $target in $dir ($cxx, RDNAFIX_FUZZ=$mode) in $((SECONDS - t0)) s"
 }
 
 mkdir -p "$build"
 rc=0
-# 1. GCC: compile warning-free with the sanitizers, replay every corpus.
+# 1. GCC: compile warning-free with the sanitizers (and replay every corpus).
 if [[ " $stages " != *" sanitize "* ]]; then
-	:
+	if [[ " $stages " == *" guard "* ]]; then
+		configure_build "$build/sanitize" g++ REPLAY fuzz_compile_guard || rc=1
+	fi
 elif configure_build "$build/sanitize" g++ REPLAY; then
 	for t in $targets; do
 		if out=$("$build/sanitize/fuzz/fuzz_$t" "tests/fuzz/corpus/$t" 2>&1); then
