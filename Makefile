@@ -22,7 +22,7 @@ help:
 	@echo "make build     build rdnactl (CMake+Ninja into $(BUILD)/userspace)"
 	@echo "make status    deps + build + run 'rdnactl status'"
 	@echo "make test      deps-test + build with tests + every test (unit, fixtures, ROCm chroot, kernel VMs, booted Debian system, checkpatch, DKMS)"
-	@echo "make test-fuzz the sanitizer builds (GCC ASan/UBSan -Werror, clang libFuzzer) and a bounded run of every fuzz target (tests/fuzz)"
+	@echo "make test-fuzz GCC's ASan/UBSan -Werror guard, then clang libFuzzer: a bounded run of every fuzz target (tests/fuzz)"
 	@echo "make test-e2e  only the booted end-to-end test of rdnactl config/fix and of the .deb install + kernel upgrade (tests/e2e, images cached in /var/cache/rdnafix/e2e)"
 	@echo "make format    clang-format every userspace/tests C++ file (.clang-format)"
 	@echo "make install   install rdnactl (stripped), man page, completion (PREFIX, DESTDIR)"
@@ -69,8 +69,9 @@ test: deps-test
 test-unit:
 	ctest --test-dir $(BUILD)/userspace --output-on-failure
 
-# GCC's ASan/UBSan build (warning-free under -Werror) replaying the fuzz
-# corpora, then each libFuzzer target for RDNAFIX_FUZZ_SECONDS (default 15);
+# GCC's ASan/UBSan compile of explain/run.cpp under -Werror (issue N16;
+# RDNAFIX_FUZZ_STAGES="sanitize fuzz": every target, replaying the corpora),
+# then each libFuzzer target for RDNAFIX_FUZZ_SECONDS (default 15);
 # a finding's reproducer stays in $(BUILD)/fuzz/crashes/ (tests/README.md "fuzz/").
 test-fuzz:
 	BUILD=$(BUILD) bash tests/fuzz/run.sh
