@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Fails when a hand-written source file is longer than the limit (500 lines).
 # Checked: tracked *.c *.h *.cpp *.hpp *.cu *.py *.sh under userspace/src, kmod,
-# tests/unit, tests/vm, tests/kernel, tests/rocm and tests/style.
+# tests/unit, tests/fuzz, tests/vm, tests/kernel, tests/rocm and tests/style.
 #
 # usage: check-size.sh [--root DIR] [--max N]
 # Exit 0 clean, 1 files over the limit (one "path: N lines" per line), 2 cannot run.
@@ -22,7 +22,7 @@ while [ $# -gt 0 ]; do
 done
 case $max in '' | *[!0-9]*) echo "check-size: --max needs a number" >&2; exit 2 ;; esac
 command -v git >/dev/null || { echo "check-size: git not installed" >&2; exit 2; }
-if ! list=$(git -C "$root" ls-files -- userspace/src kmod tests/unit tests/vm tests/kernel tests/rocm tests/style); then
+if ! list=$(git -C "$root" ls-files -- userspace/src kmod tests/unit tests/fuzz tests/vm tests/kernel tests/rocm tests/style); then
 	echo "check-size: cannot list the tracked files of $root" >&2
 	exit 2
 fi

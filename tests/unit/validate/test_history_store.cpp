@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "history.hpp"
+#include "render.hpp"
 
 using namespace rdnafix::validate;
 namespace sq = rdnafix::io::sqlite;
@@ -210,4 +211,25 @@ TEST_CASE("machine values that are not UTF-8 do not fail the recording", "[histo
 	REQUIRE(runs.size() == 1);
 	CHECK(runs[0].info.amdgpu_params["noretry"] == "1\xef\xbf\xbd");
 	CHECK(runs[0].info.devices[0]["gfx_target"] == "gfx\xef\xbf\xbd");
+}
+
+// Found by tests/fuzz/history.cpp: a JSON column that is not JSON (a damaged or
+// hand-edited database) was read as nlohmann's "discarded" value, and
+// `history --json` printed `"amdgpu_params": <discarded>`, which is not JSON.
+TEST_CASE("JSON columns that are not JSON of their kind read as empty, and --json stays JSON", "[history][hostile]")
+{
+	TempDb t;
+	{
+		History h(t.path);
+		h.record(info("6.1"), {result("a", Status::pass)});
+		h.db().exec("UPDATE runs SET amdgpu_params = '{\"noretry\": ', rdnafix_params = '[1]', devices = 'x'");
+	}
+	auto h = History::open_read_only(t.path);
+	const auto runs = h.runs();
+	REQUIRE(runs.size() == 1);
+	CHECK(runs[0].info.amdgpu_params == nlohmann::json::object());
+	CHECK(runs[0].info.rdnafix_params == nlohmann::json::object());
+	CHECK(runs[0].info.devices == nlohmann::json::array());
+	const std::string out = json_text(render_history_json(runs, {}));
+	CHECK(nlohmann::json::accept(out));
 }

@@ -114,7 +114,9 @@ std::string render_json(const Report &r)
 		list.push_back(std::move(x));
 	}
 	j["explanations"] = list;
-	return j.dump(2) + "\n";
+	// Log text is any bytes (issue N4): what is not UTF-8 becomes U+FFFD, as
+	// in every other JSON rdnactl prints, instead of a type_error exception.
+	return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
 
 } // namespace rdnafix::explain

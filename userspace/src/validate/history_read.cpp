@@ -13,6 +13,17 @@ namespace rdnafix::validate {
 
 namespace {
 
+// A JSON column as read back: the database may have been written by another
+// program or user, so text that is not JSON (or too large or deep for
+// parse_stored_json), or JSON of another kind than the column holds
+// (`fallback`'s: an object or an array), reads as `fallback`, never as a
+// value `history --json` would print in place of the column's object.
+nlohmann::json stored_column(std::string_view text, nlohmann::json fallback)
+{
+	nlohmann::json j = parse_stored_json(text);
+	return j.type() == fallback.type() ? j : fallback;
+}
+
 constexpr const char *kRunColumns = "SELECT id, started_at, kernel_release, device, api, runtime_version, "
 				    "driver_version, amdgpu_params, rdnafix_params, rdnactl_version, selection, "
 				    "devices, stack, not_run FROM runs";
@@ -32,11 +43,11 @@ StoredRun run_from_row(SQLite::Statement &rs)
 	r.info.api = text(rs, 4);
 	r.info.runtime_version = text(rs, 5);
 	r.info.driver_version = text(rs, 6);
-	r.info.amdgpu_params = parse_stored_json(text(rs, 7));
-	r.info.rdnafix_params = parse_stored_json(text(rs, 8));
+	r.info.amdgpu_params = stored_column(text(rs, 7), nlohmann::json::object());
+	r.info.rdnafix_params = stored_column(text(rs, 8), nlohmann::json::object());
 	r.info.rdnactl_version = text(rs, 9);
 	r.info.selection = text(rs, 10);
-	r.info.devices = parse_stored_json(text(rs, 11));
+	r.info.devices = stored_column(text(rs, 11), nlohmann::json::array());
 	r.info.not_run = core::utf8_valid(text(rs, 13));
 	// Damaged JSON gives an empty stack, never an error; stack_key is
 	// recomputed by Stack, not trusted.

@@ -1,0 +1,1 @@
+HSA_OVERRIDE_GFX_VERSION=11.0.0 ./webui.sh
