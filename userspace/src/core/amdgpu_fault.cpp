@@ -230,70 +230,111 @@ std::optional<std::uint64_t> parse_fault_address(std::string_view line)
 
 std::vector<VmFault> parse_vm_faults(const std::vector<std::string_view> &lines, std::string_view gfx)
 {
-	std::vector<VmFault> out;
+	VmFaultParser p(gfx);
+	for (std::size_t i = 0; i < lines.size(); ++i)
+		p.feed(lines[i], i);
+	return p.finish();
+}
+
+void VmFaultParser::feed(std::string_view line, std::size_t index)
+{
 	// The fault being assembled accepts a process line, addresses and one status.
-	bool open = false;
-	for (const auto line : lines) {
-		VmFault pf;
-		if (parse_page_fault_line(line, &pf)) {
-			// Some logs carry the status block just before its page-fault line
-			// (journal reordering, or the register of the previous fault): a
-			// status-only fault of the same VMID right before is this one.
-			auto &last = out.empty() ? pf : out.back();
-			if (open && last.status && !last.pasid && last.vmid == pf.vmid) {
-				pf.status = std::move(last.status);
-				pf.kernel_client = std::move(last.kernel_client);
-				out.back() = std::move(pf);
-			} else {
-				out.push_back(std::move(pf));
-			}
-			open = true;
-			continue;
+	VmFault pf;
+	if (parse_page_fault_line(line, &pf)) {
+		pf.first_index = pf.last_index = index;
+		// Some logs carry the status block just before its page-fault line
+		// (journal reordering, or the register of the previous fault): a
+		// status-only fault of the same VMID right before is this one.
+		if (open_ && has_last_ && out_.back().status && !out_.back().pasid && out_.back().vmid == pf.vmid) {
+			auto &last = out_.back();
+			pf.status = std::move(last.status);
+			pf.kernel_client = std::move(last.kernel_client);
+			pf.first_index = last.first_index;
+			last = std::move(pf);
+		} else {
+			out_.push_back(std::move(pf));
 		}
-		if (auto st = find_status(line, gfx)) {
-			// The kernel prints the status after the page-fault lines (and, on
-			// some versions, before them); a status with none open starts a fault.
-			if (!open || out.back().status) {
-				VmFault only;
-				only.device = device_of(line);
-				only.hub = st->hub;
-				out.push_back(std::move(only));
-			}
-			out.back().status = std::move(*st);
-			if (out.back().hub == Hub::unknown)
-				out.back().hub = out.back().status->hub;
-			if (!out.back().vmid)
-				out.back().vmid = out.back().status->vmid;
-			open = true;
-			continue;
-		}
-		if (!open)
-			continue;
-		auto &f = out.back();
-		if (parse_process_line(line, &f))
-			continue;
-		if (const auto a = parse_fault_address(line)) {
-			if (f.address)
-				++f.repeats;
-			else
-				f.address = a;
-			continue;
-		}
-		if (const auto c = line.find("Faulty UTCL2 client ID: "); c != std::string_view::npos) {
-			std::string_view name = line.substr(c + 24);
-			if (const auto p = name.rfind(" ("); p != std::string_view::npos)
-				name = name.substr(0, p);
-			f.kernel_client = std::string(trim(name));
-			continue;
-		}
-		bool detail = false;
-		for (std::string_view k : {"MORE_FAULTS:", "WALKER_ERROR:", "PERMISSION_FAULTS:", "MAPPING_ERROR:",
-					   " RW:", "callbacks suppressed"})
-			detail = detail || contains(line, k);
-		if (!detail)
-			open = false; // any other line ends the block
+		open_ = has_last_ = true;
+		return;
 	}
-	return out;
+	if (auto st = find_status(line, gfx_)) {
+		// The kernel prints the status after the page-fault lines (and, on
+		// some versions, before them); a status with none open starts a fault.
+		if (!open_ || !has_last_ || out_.back().status) {
+			VmFault only;
+			only.device = device_of(line);
+			only.hub = st->hub;
+			only.first_index = index;
+			out_.push_back(std::move(only));
+			has_last_ = true;
+		}
+		auto &f = out_.back();
+		f.status = std::move(*st);
+		if (f.hub == Hub::unknown)
+			f.hub = f.status->hub;
+		if (!f.vmid)
+			f.vmid = f.status->vmid;
+		f.last_index = index;
+		open_ = true;
+		return;
+	}
+	if (!open_ || !has_last_)
+		return;
+	auto &f = out_.back();
+	if (parse_process_line(line, &f)) {
+		f.last_index = index;
+		return;
+	}
+	if (const auto a = parse_fault_address(line)) {
+		if (f.address)
+			++f.repeats;
+		else
+			f.address = a;
+		f.last_index = index;
+		return;
+	}
+	if (const auto c = line.find("Faulty UTCL2 client ID: "); c != std::string_view::npos) {
+		std::string_view name = line.substr(c + 24);
+		if (const auto p = name.rfind(" ("); p != std::string_view::npos)
+			name = name.substr(0, p);
+		f.kernel_client = std::string(trim(name));
+		f.last_index = index;
+		return;
+	}
+	bool detail = false;
+	for (std::string_view k :
+	     {"MORE_FAULTS:", "WALKER_ERROR:", "PERMISSION_FAULTS:", "MAPPING_ERROR:", " RW:", "callbacks suppressed"})
+		detail = detail || contains(line, k);
+	if (detail)
+		f.last_index = index;
+	else
+		open_ = false; // any other line ends the block
+}
+
+std::vector<VmFault> VmFaultParser::take_complete()
+{
+	// Only the last fault can still change (a page-fault line may take over
+	// a status-only fault; detail lines extend it), and only while open.
+	std::vector<VmFault> done;
+	const std::size_t n = out_.size() - (has_last_ && open_ ? 1 : 0);
+	done.assign(std::make_move_iterator(out_.begin()), std::make_move_iterator(out_.begin() + std::ptrdiff_t(n)));
+	out_.erase(out_.begin(), out_.begin() + std::ptrdiff_t(n));
+	if (out_.empty())
+		has_last_ = false;
+	return done;
+}
+
+std::vector<VmFault> VmFaultParser::finish()
+{
+	open_ = false;
+	return take_complete();
+}
+
+std::optional<std::size_t> VmFaultParser::open_since() const
+{
+	if (!has_last_ || !open_ || out_.empty())
+		return std::nullopt;
+	return out_.back().first_index;
 }
 
 } // namespace rdnafix::core::amdgpu_fault

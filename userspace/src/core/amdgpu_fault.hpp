@@ -17,6 +17,7 @@
 //   mmhub_v3_3.c   v3_3 (GFX11.5 APUs), [CID][RW] (the list before its 2025 ISP extension)
 // The mmhub tables are two-dimensional: the same CID names a different client
 // for a read and for a write.  A GPU outside these lists decodes without a name.
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -91,6 +92,9 @@ struct VmFault {
 	std::optional<FaultStatus> status;
 	std::string kernel_client; // the client name the kernel printed ("TCP"), "" when not printed
 	unsigned repeats = 1;      // further "in page starting at" lines of the same fault
+	// The caller's numbers of the first and last line that went into this
+	// fault (VmFaultParser::feed's `index`; positions in parse_vm_faults' vector).
+	std::size_t first_index = 0, last_index = 0;
 };
 
 // The number of up to 16 hex digits right after `key` in a log line (`key`
@@ -106,6 +110,29 @@ std::optional<std::uint64_t> parse_fault_address(std::string_view line);
 // harmless).  A status line without a page-fault line before it is a fault
 // of its own (only the raw status word printed).
 std::vector<VmFault> parse_vm_faults(const std::vector<std::string_view> &lines, std::string_view gfx = "");
+
+// parse_vm_faults one line at a time, for logs of any length: a fault is
+// handed out as soon as the next one has started (nothing later can change
+// it), so memory holds one fault, not the log.
+class VmFaultParser {
+public:
+	explicit VmFaultParser(std::string_view gfx = "") : gfx_(gfx) {}
+	// One line of the log; `index` is the caller's number for it (kept in
+	// first_index / last_index).
+	void feed(std::string_view line, std::size_t index);
+	// The faults complete so far, oldest first (each handed out once).
+	std::vector<VmFault> take_complete();
+	// The end of the input: the faults not yet handed out.
+	std::vector<VmFault> finish();
+	// first_index of the fault still being assembled; nullopt when none.
+	std::optional<std::size_t> open_since() const;
+
+private:
+	std::string gfx_;
+	std::vector<VmFault> out_; // the complete faults not handed out, then the open one (when any)
+	bool open_ = false;        // the last fault accepts further lines
+	bool has_last_ = false;    // out_.back() is the fault being assembled
+};
 
 // The PCI address in "amdgpu 0000:0b:00.0: ..." ("" when none).
 std::string device_of(std::string_view line);

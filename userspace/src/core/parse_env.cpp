@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "core/parse.hpp"
+#include "core/proc_stat.hpp"
 #include "core/text_util.hpp"
 
 namespace rdnafix::core {
@@ -21,6 +22,31 @@ std::optional<std::string> Environment::get(std::string_view name) const
 			found = v.unset ? std::nullopt : std::optional<std::string>(v.value);
 		}
 	return found;
+}
+
+std::optional<ProcStat> parse_proc_stat(std::string_view text)
+{
+	const auto open = text.find('(');
+	const auto close = text.rfind(')');
+	if (open == std::string_view::npos || close == std::string_view::npos || close < open ||
+	    close + 2 >= text.size())
+		return std::nullopt;
+	ProcStat st;
+	st.comm = std::string(text.substr(open + 1, close - open - 1));
+	std::string_view rest = text.substr(close + 2);
+	st.state = rest[0];
+	// state ppid pgrp session tty_nr tpgid flags: the 7th word
+	for (int word = 0; word < 6; ++word) {
+		const auto sp = rest.find(' ');
+		if (sp == std::string_view::npos)
+			return std::nullopt;
+		rest.remove_prefix(sp + 1);
+	}
+	const auto flags = parse_u64(rest.substr(0, rest.find(' ')));
+	if (!flags)
+		return std::nullopt;
+	st.flags = *flags;
+	return st;
 }
 
 Environment parse_environ(std::string_view bytes)

@@ -56,7 +56,18 @@ std::string_view strip_prefix(std::string_view l)
 KernelLogEvents parse_kernel_log(std::string_view text)
 {
 	KernelLogEvents ev;
-	std::vector<std::string_view> fault_lines;
+	// Faults are counted as the parser completes them; only the last
+	// kKeptFaults are kept (a storm of any length costs no memory).
+	amdgpu_fault::VmFaultParser faults;
+	std::size_t fault_index = 0;
+	const auto keep = [&ev](std::vector<amdgpu_fault::VmFault> done) {
+		for (auto &f : done) {
+			++ev.vm_faults;
+			if (ev.last_faults.size() == KernelLogEvents::kKeptFaults)
+				ev.last_faults.erase(ev.last_faults.begin());
+			ev.last_faults.push_back(std::move(f));
+		}
+	};
 	std::size_t pos = 0;
 	while (pos < text.size()) {
 		auto nl = text.find('\n', pos);
@@ -81,7 +92,8 @@ KernelLogEvents parse_kernel_log(std::string_view text)
 		    amdgpu_fault::parse_fault_address(l) ||
 		    (has(l, "amdgpu") && amdgpu_fault::parse_process_line(l, &scratch)) ||
 		    has(l, "Faulty UTCL2 client ID")) {
-			fault_lines.push_back(l);
+			faults.feed(l, fault_index++);
+			keep(faults.take_complete());
 			continue;
 		}
 		if (!has(l, "amdgpu") && !has(l, "[drm"))
@@ -101,11 +113,7 @@ KernelLogEvents parse_kernel_log(std::string_view text)
 			ev.last_firmware_failure = std::string(l);
 		}
 	}
-	auto faults = amdgpu_fault::parse_vm_faults(fault_lines);
-	ev.vm_faults = faults.size();
-	const std::size_t keep = std::min(faults.size(), KernelLogEvents::kKeptFaults);
-	ev.last_faults.assign(std::make_move_iterator(faults.end() - std::ptrdiff_t(keep)),
-			      std::make_move_iterator(faults.end()));
+	keep(faults.finish());
 	return ev;
 }
 

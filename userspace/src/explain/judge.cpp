@@ -322,14 +322,20 @@ void dedupe(std::vector<std::string> *v)
 
 std::size_t Report::errors() const
 {
-	return std::size_t(std::count_if(explanations.begin(), explanations.end(), [](const Explanation &e) {
+	std::size_t n = std::size_t(std::count_if(explanations.begin(), explanations.end(), [](const Explanation &e) {
 		return info(e.match.sig).severity == Severity::error;
 	}));
+	for (const auto &o : omitted)
+		n += info(o.sig).severity == Severity::error ? o.matches : 0;
+	return n;
 }
 
 std::size_t Report::harmless() const
 {
-	return explanations.size() - errors();
+	std::size_t n = explanations.size();
+	for (const auto &o : omitted)
+		n += o.matches;
+	return n - errors();
 }
 
 Report judge(const std::vector<Match> &matches, const machine::Snapshot &snap, const coverage::Report *coverage)

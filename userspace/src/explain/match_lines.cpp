@@ -169,11 +169,15 @@ bool parse_nobinary_line(std::string_view line, NoBinaryDecode *d, int *section_
 		section = 0;
 		return false;
 	}
+	// A real list names a few dozen targets; a longer one is read, not kept.
+	constexpr std::size_t kMaxTargets = 256;
 	if (section == 1) {
+		if (d->devices.size() >= kMaxTargets)
+			return true;
 		d->devices.push_back(target);
 		if (has(t, "[Not Found]"))
 			d->missing.push_back(target);
-	} else {
+	} else if (d->bundled.size() < kMaxTargets) {
 		d->bundled.push_back(target);
 	}
 	return true;

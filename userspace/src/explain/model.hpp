@@ -10,6 +10,7 @@
 #include "core/remedy.hpp"
 
 #include <cstddef>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -78,6 +79,39 @@ struct Log {
 	bool binary = false;               // mostly not text
 };
 
+// Where the matcher takes the log's lines from, one at a time.
+class LineSource {
+public:
+	virtual ~LineSource() = default;
+	virtual std::optional<LogLine> next() = 0; // nullopt at the end
+};
+
+// The reader (read_log.cpp) over input that arrives in pieces: memory holds
+// one piece and one line, whatever the length of the log.  Blank lines are
+// skipped (their numbers are counted); lines longer than 64 KiB are cut.
+class LogReader : public LineSource {
+public:
+	using Pieces = std::function<std::string_view()>; // the next piece of the input, empty at its end
+	explicit LogReader(Pieces pieces) : pieces_(std::move(pieces)) {}
+	std::optional<LogLine> next() override;
+	// What was read, once next() has returned nullopt: bytes, problems,
+	// binary (Log::lines stays empty; lines() is their number).
+	Log summary() const;
+	std::size_t lines() const { return lines_; }
+
+private:
+	bool take_line(std::string_view *raw, std::size_t *length);
+	Pieces pieces_;
+	std::string_view piece_;
+	std::string partial_;         // a line split over pieces (at most 64 KiB + 1 byte of it)
+	std::size_t partial_len_ = 0; // its whole length
+	bool partial_cr_ = false;     // it ends in '\r' so far
+	bool end_ = false;
+	std::size_t bytes_ = 0, number_ = 0, lines_ = 0, cut_ = 0;
+	std::size_t probed_ = 0, nul_ = 0, controls_ = 0; // the first 64 KiB: is it text?
+	std::vector<std::string> cut_notes_;
+};
+
 // ---- matches ---------------------------------------------------------------
 
 // hipErrorNoBinaryForGpu's lists (HIP's hip_code_object.cpp prints them).
@@ -115,19 +149,36 @@ struct Explanation {
 	std::optional<core::amdgpu_fault::FaultStatus> fault_status;
 };
 
+// Matches of one signature left out of a long list: the first and the last
+// kKeep of each signature are explained, the rest only counted.
+struct Omitted {
+	Sig sig;
+	std::size_t matches = 0;     // distinct matches not explained
+	std::size_t occurrences = 0; // with their repeats
+};
+constexpr std::size_t kKeep = 10;
+
+struct Matches {
+	std::vector<Match> matches; // in the order of their first line
+	std::vector<Omitted> omitted;
+	std::size_t unfolded = 0; // distinct matches beyond the fold's memory: their repeats were counted as distinct
+};
+
 struct Report {
 	std::string input; // "stdin", the file path
 	std::size_t lines = 0, bytes = 0;
 	std::vector<std::string> problems; // from the reader
 	std::vector<std::string> context;  // machine context used ("environment of pid 1234", "coverage not run: ...")
 	std::vector<Explanation> explanations;
-	std::size_t errors() const; // explanations that are not harmless
+	std::vector<Omitted> omitted; // matches counted, not explained (beyond kKeep per signature)
+	std::size_t errors() const;   // distinct matches that are not harmless (explained or omitted)
 	std::size_t harmless() const;
 };
 
 // Pure steps.
-Log read_log(std::string_view text);
-std::vector<Match> match_log(const Log &log);
+Log read_log(std::string_view text); // the whole text through LogReader, every line kept
+Matches match_lines(LineSource &lines, std::size_t keep = kKeep);
+std::vector<Match> match_log(const Log &log); // match_lines over log.lines
 Report judge(const std::vector<Match> &matches, const machine::Snapshot &snap, const coverage::Report *coverage);
 
 // Renderers.

@@ -1,6 +1,7 @@
-// The log reader: text in, lines out, without the prefixes that dmesg,
-// journalctl and /dev/kmsg put in front of the kernel's message.  Never
-// fails: binary junk is replaced and reported, very long lines are cut.
+// The log reader: text in (in pieces, as it is read), lines out, without the
+// prefixes that dmesg, journalctl and /dev/kmsg put in front of the kernel's
+// message.  Never fails: binary junk is replaced and reported, very long
+// lines are cut; memory holds one piece and one line.
 #include "explain/model.hpp"
 
 #include <cctype>
@@ -12,7 +13,7 @@ namespace rdnafix::explain {
 namespace {
 
 constexpr std::size_t kMaxLine = 64 * 1024; // longer lines are cut (and reported)
-constexpr std::size_t kMaxLines = 1000000;  // a log longer than this is read up to here
+constexpr std::size_t kProbe = 64 * 1024;   // the bytes that decide whether the input is text
 
 bool is_digit(char c)
 {
@@ -84,43 +85,81 @@ bool python_line(std::string_view s)
 
 } // namespace
 
-Log read_log(std::string_view text)
+// The next line of the input without its '\n' (and '\r'), and its whole
+// length (`raw` holds at most kMaxLine + 1 bytes of a longer one); false at
+// the end.
+bool LogReader::take_line(std::string_view *raw, std::size_t *length)
 {
-	Log log;
-	log.bytes = text.size();
-	std::size_t nul = 0, controls = 0;
-	const std::size_t probe = std::min<std::size_t>(text.size(), 64 * 1024);
-	for (std::size_t i = 0; i < probe; ++i) {
-		const unsigned char c = static_cast<unsigned char>(text[i]);
-		if (c == 0)
-			++nul;
-		else if (c < 0x20 && c != '\n' && c != '\r' && c != '\t')
-			++controls;
+	partial_.clear();
+	partial_len_ = 0;
+	partial_cr_ = false;
+	for (;;) {
+		if (piece_.empty() && !end_) {
+			piece_ = pieces_();
+			end_ = piece_.empty();
+			bytes_ += piece_.size();
+			for (std::size_t i = 0; probed_ < kProbe && i < piece_.size(); ++i, ++probed_) {
+				const unsigned char c = static_cast<unsigned char>(piece_[i]);
+				if (c == 0)
+					++nul_;
+				else if (c < 0x20 && c != '\n' && c != '\r' && c != '\t')
+					++controls_;
+			}
+		}
+		if (end_) {
+			if (partial_len_ == 0)
+				return false;
+			break;
+		}
+		const auto nl = piece_.find('\n');
+		const std::string_view part = piece_.substr(0, nl);
+		if (nl != std::string_view::npos && partial_len_ == 0) {
+			// the whole line is in this piece: no copy
+			piece_.remove_prefix(nl + 1);
+			*raw = part;
+			*length = part.size();
+			if (!part.empty() && part.back() == '\r') {
+				raw->remove_suffix(1);
+				--*length;
+			}
+			return true;
+		}
+		if (partial_.size() <= kMaxLine)
+			partial_.append(part.substr(0, kMaxLine + 1 - partial_.size()));
+		partial_len_ += part.size();
+		if (!part.empty())
+			partial_cr_ = part.back() == '\r';
+		if (nl == std::string_view::npos) {
+			piece_ = {};
+			continue;
+		}
+		piece_.remove_prefix(nl + 1);
+		break;
 	}
-	if (probe > 0 && (nul + controls) * 10 > probe) {
-		log.binary = true;
-		log.problems.push_back(fmt::format("the input looks binary ({} NUL and {} other control bytes in the "
-						   "first {} bytes); text lines in it were still read",
-						   nul, controls, probe));
+	*raw = partial_;
+	*length = partial_len_;
+	if (partial_cr_) {
+		if (raw->size() == partial_len_)
+			raw->remove_suffix(1);
+		--*length;
 	}
-	std::size_t pos = 0, number = 0, cut = 0;
-	while (pos < text.size() && log.lines.size() < kMaxLines) {
-		auto nl = text.find('\n', pos);
-		if (nl == std::string_view::npos)
-			nl = text.size();
-		std::string_view raw = text.substr(pos, nl - pos);
-		pos = nl + 1;
-		++number;
-		if (!raw.empty() && raw.back() == '\r')
-			raw.remove_suffix(1);
-		if (raw.size() > kMaxLine) {
-			if (cut++ < 3)
-				log.problems.push_back(fmt::format("line {}: {} bytes, only the first {} were read",
-								   number, raw.size(), kMaxLine));
+	return true;
+}
+
+std::optional<LogLine> LogReader::next()
+{
+	std::string_view raw;
+	std::size_t length = 0;
+	while (take_line(&raw, &length)) {
+		++number_;
+		if (length > kMaxLine) {
+			if (cut_++ < 3)
+				cut_notes_.push_back(fmt::format("line {}: {} bytes, only the first {} were read",
+								 number_, length, kMaxLine));
 			raw = raw.substr(0, kMaxLine);
 		}
 		LogLine l;
-		l.number = number;
+		l.number = number_;
 		if (const auto k = kmsg_prefix(raw)) {
 			l.format = LineFormat::kmsg;
 			raw.remove_prefix(k);
@@ -135,22 +174,52 @@ Log read_log(std::string_view text)
 		}
 		if (l.format == LineFormat::plain && python_line(raw))
 			l.format = LineFormat::python;
+		if (raw.find_first_not_of(" \t") == std::string_view::npos)
+			continue;
 		l.text.reserve(raw.size());
 		for (char c : raw) {
 			const unsigned char u = static_cast<unsigned char>(c);
 			l.text.push_back(u == 0 || (u < 0x20 && c != '\t') || u == 0x7f ? '?' : c);
 		}
-		if (l.text.find_first_not_of(" \t") == std::string::npos)
-			continue;
-		log.lines.push_back(std::move(l));
+		++lines_;
+		return l;
 	}
-	if (cut > 3)
+	return std::nullopt;
+}
+
+Log LogReader::summary() const
+{
+	Log log;
+	log.bytes = bytes_;
+	if (probed_ > 0 && (nul_ + controls_) * 10 > probed_) {
+		log.binary = true;
+		log.problems.push_back(fmt::format("the input looks binary ({} NUL and {} other control bytes in the "
+						   "first {} bytes); text lines in it were still read",
+						   nul_, controls_, probed_));
+	}
+	log.problems.insert(log.problems.end(), cut_notes_.begin(), cut_notes_.end());
+	if (cut_ > 3)
 		log.problems.push_back(
-			fmt::format("{} more lines were longer than {} bytes and were cut", cut - 3, kMaxLine));
-	if (pos < text.size())
-		log.problems.push_back(fmt::format("only the first {} lines were read", kMaxLines));
-	if (text.empty())
+			fmt::format("{} more lines were longer than {} bytes and were cut", cut_ - 3, kMaxLine));
+	if (bytes_ == 0)
 		log.problems.push_back("the input is empty");
+	return log;
+}
+
+Log read_log(std::string_view text)
+{
+	bool given = false;
+	LogReader reader([&]() -> std::string_view {
+		if (given)
+			return {};
+		given = true;
+		return text;
+	});
+	std::vector<LogLine> lines;
+	while (auto l = reader.next())
+		lines.push_back(std::move(*l));
+	Log log = reader.summary();
+	log.lines = std::move(lines);
 	return log;
 }
 

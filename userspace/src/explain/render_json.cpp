@@ -1,6 +1,8 @@
 // `rdnactl explain --json`: one document (schema_version 1).
 #include "explain/model.hpp"
 
+#include "core/text_safe.hpp"
+
 #include "rdnafix_version.hpp"
 
 #include <nlohmann/json.hpp>
@@ -44,6 +46,28 @@ ordered_json remedy_json(const core::Remedy &r)
 	return j;
 }
 
+// Log lines, file names and environment values may hold any bytes: every
+// string of the document becomes valid UTF-8 (U+FFFD for the rest) before
+// it is serialised.
+void make_utf8_valid(ordered_json &j)
+{
+	if (j.is_string()) {
+		j = core::utf8_valid(j.get_ref<const std::string &>());
+	} else if (j.is_array()) {
+		for (auto &e : j)
+			make_utf8_valid(e);
+	} else if (j.is_object()) {
+		for (auto it = j.begin(); it != j.end(); ++it)
+			make_utf8_valid(it.value());
+	}
+}
+
+std::string dump(ordered_json j)
+{
+	make_utf8_valid(j);
+	return j.dump(2, ' ', false, ordered_json::error_handler_t::replace) + "\n";
+}
+
 ordered_json entry_json(const SignatureInfo &s)
 {
 	return {{"id", s.id},
@@ -60,7 +84,7 @@ ordered_json entry_json(const SignatureInfo &s)
 
 std::string render_entry_json(const SignatureInfo &s)
 {
-	return entry_json(s).dump(2) + "\n";
+	return dump(entry_json(s));
 }
 
 std::string render_json(const Report &r)
@@ -114,9 +138,14 @@ std::string render_json(const Report &r)
 		list.push_back(std::move(x));
 	}
 	j["explanations"] = list;
-	// Log text is any bytes (issue N4): what is not UTF-8 becomes U+FFFD, as
-	// in every other JSON rdnactl prints, instead of a type_error exception.
-	return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+	ordered_json omitted = ordered_json::array();
+	for (const auto &o : r.omitted)
+		omitted.push_back({{"id", info(o.sig).id},
+				   {"matches", o.matches},
+				   {"occurrences", o.occurrences},
+				   {"shown", {{"first", kKeep}, {"last", kKeep}}}});
+	j["omitted"] = omitted;
+	return dump(std::move(j));
 }
 
 } // namespace rdnafix::explain

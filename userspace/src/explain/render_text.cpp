@@ -61,6 +61,12 @@ std::string render_text(const Report &r)
 			block(out, "fix", e.fix);
 		out += fmt::format("  source: {}\n", s.source);
 	}
+	for (const auto &o : r.omitted) {
+		const auto &s = info(o.sig);
+		out += fmt::format("\n{}  {}: {} more distinct match(es) ({} times in the log) between the first {} "
+				   "and the last {} shown: counted, not explained\n",
+				   s.id, s.title, o.matches, o.occurrences, kKeep, kKeep);
+	}
 	out += fmt::format("\n{} known failure(s), {} harmless message(s)\n", r.errors(), r.harmless());
 	return out;
 }

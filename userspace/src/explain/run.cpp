@@ -3,6 +3,7 @@
 // does I/O (through io/ and machine/).
 #include "explain/run.hpp"
 
+#include "explain/fold.hpp"
 #include "explain/judge_support.hpp"
 #include "explain/model.hpp"
 
@@ -14,8 +15,11 @@
 #include "machine/interpret.hpp"
 
 #include "core/parse.hpp"
+#include "core/proc_stat.hpp"
 
 #include <cstdio>
+#include <optional>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -53,6 +57,32 @@ int usage_error(const std::string &msg)
 	return 2;
 }
 
+// What kind of process PID is, from /proc/PID/stat: "" for an ordinary one.
+std::string process_kind(io::RootFs &host, long long pid)
+{
+	auto text = host.read_bytes(fmt::format("proc/{}/stat", pid), 4096);
+	if (!text)
+		return "";
+	const auto st = core::parse_proc_stat(*text);
+	if (!st)
+		return "";
+	if (st->state == 'Z')
+		return fmt::format("a zombie ({}): the process has exited and its parent has not yet collected it, so "
+				   "its environment is gone",
+				   st->comm);
+	if (st->kernel_thread())
+		return fmt::format(
+			"a kernel thread ({}): kernel threads have no environment and no memory maps of their "
+			"own; give the pid of the program that printed the error",
+			st->comm);
+	if (pid == 1)
+		return fmt::format(
+			"the init process ({}), the first process of the system, not a program that uses the "
+			"GPU; give the pid of the program that printed the error",
+			st->comm);
+	return "";
+}
+
 // The environment of another process, read from /proc/PID/environ.
 std::optional<machine::Environment> pid_environment(long long pid, std::string *why)
 {
@@ -61,22 +91,32 @@ std::optional<machine::Environment> pid_environment(long long pid, std::string *
 		return std::nullopt;
 	}
 	io::RootFs host("/");
+	const std::string kind = process_kind(host, pid);
 	const std::string rel = fmt::format("proc/{}/environ", pid);
 	auto bytes = host.read_bytes(rel, 4u * 1024 * 1024);
 	if (!bytes) {
 		const std::string reason = bytes.error().reason();
 		*why = fmt::format("cannot read /proc/{}/environ: {}", pid, reason);
-		if (reason.find("ermission") != std::string::npos)
-			*why += " (the process belongs to another user: run rdnactl as that user or as root)";
-		else if (reason.find("o such file") != std::string::npos)
+		if (!kind.empty())
+			*why += fmt::format(" (pid {} is {})", pid, kind);
+		else if (reason.find("ermission") != std::string::npos)
+			*why += " (another user's process, or one that is not dumpable: run rdnactl as that user or as "
+				"root)";
+		else if (reason.find("o such file") != std::string::npos ||
+			 reason.find("o such process") != std::string::npos)
 			*why += " (no such process: it has exited)";
 		return std::nullopt;
 	}
 	if (bytes->empty()) {
-		*why = fmt::format("/proc/{}/environ is empty (a kernel thread or a zombie process)", pid);
+		*why = fmt::format("/proc/{}/environ is empty ({})", pid,
+				   kind.empty() ? "the process has no environment"
+						: fmt::format("pid {} is {}", pid, kind));
 		return std::nullopt;
 	}
-	return machine::build_environment(core::parse_environ(*bytes), fmt::format("pid {}", pid));
+	auto env = machine::build_environment(core::parse_environ(*bytes), fmt::format("pid {}", pid));
+	if (!kind.empty())
+		*why = fmt::format("pid {} is {}", pid, kind);
+	return env;
 }
 
 int print_catalogue(bool json)
@@ -112,16 +152,18 @@ int run_explain(const ExplainOptions &opts)
 		return 0;
 	}
 	std::string source = opts.input;
-	io::StreamText in;
+	std::optional<io::StreamReader> in;
+	std::string_view first; // the first piece: read before anything else, so that an unreadable input stops here
 	if (source.empty() && (!io::stdin_is_terminal() || !opts.pid))
 		source = "-";
 	if (source == "-" && io::stdin_is_terminal() && opts.input.empty())
 		return usage_error(
 			"no log given: name a FILE, pipe one in (dmesg | rdnactl explain -), or give --pid PID");
 	if (!source.empty()) {
-		in = io::read_stream(source, kMaxInput);
-		if (!in.error.empty())
-			return usage_error(in.error);
+		in.emplace(source, kMaxInput);
+		first = in->next();
+		if (!in->error().empty())
+			return usage_error(in->error());
 	}
 
 	machine::Snapshot snap = machine::collect(opts.machine);
@@ -132,8 +174,9 @@ int run_explain(const ExplainOptions &opts)
 		std::string why;
 		if (auto env = pid_environment(*opts.pid, &why)) {
 			snap.environment = std::move(*env);
-			r.context.push_back(fmt::format("environment: the one process {} runs with (/proc/{}/environ)",
-							*opts.pid, *opts.pid));
+			r.context.push_back(
+				fmt::format("environment: the one process {} runs with (/proc/{}/environ){}", *opts.pid,
+					    *opts.pid, why.empty() ? "" : " — " + why));
 		} else {
 			r.context.push_back(fmt::format("environment: rdnactl's own — {}", why));
 		}
@@ -160,13 +203,28 @@ int run_explain(const ExplainOptions &opts)
 	if (facts.gpus.empty())
 		r.context.push_back("this machine shows no AMD GPU: the log is judged on its own");
 
-	const Log log = read_log(in.text);
-	Report judged = judge(match_log(log), snap, cov);
+	// The log is matched as it is read: memory holds a piece of it, not all of it.
+	LogReader reader([&]() -> std::string_view {
+		if (!first.empty())
+			return std::exchange(first, std::string_view());
+		return in ? in->next() : std::string_view();
+	});
+	Matches found = match_lines(reader);
+	if (in && !in->error().empty())
+		return usage_error(in->error());
+	const Log log = reader.summary();
+	Report judged = judge(found.matches, snap, cov);
+	judged.omitted = std::move(found.omitted);
 	judged.input = source.empty() ? "(no log)" : source == "-" ? "standard input" : source;
-	judged.lines = log.lines.size();
+	judged.lines = reader.lines();
 	judged.bytes = log.bytes;
 	judged.problems = log.problems;
-	if (in.truncated)
+	if (found.unfolded > 0)
+		judged.problems.push_back(
+			fmt::format("more than {} distinct matches: the repeats of the {} found after "
+				    "those were not recognised (each was counted as a distinct match)",
+				    detail::kMaxKeys, found.unfolded));
+	if (in && in->truncated())
 		judged.problems.push_back(
 			fmt::format("the input is larger than {} MiB: only the first {} MiB were read", kMaxInput >> 20,
 				    kMaxInput >> 20));

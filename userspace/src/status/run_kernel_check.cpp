@@ -26,9 +26,19 @@ std::string release_error(const std::string &r)
 		return "is empty";
 	if (r == "." || r == ".." || r.find('/') != std::string::npos)
 		return "is not a directory name";
-	for (unsigned char ch : r)
-		if (ch < 0x21 || ch > 0x7e)
-			return "has a space or control character (a kernel release is printable ASCII)";
+	// what `uname -r` prints, and lib/modules/ names
+	constexpr std::string_view valid = "a kernel release is printable ASCII without spaces, as `uname -r` prints "
+					   "it: 6.1.0-18-amd64, 6.12.12+bpo-amd64";
+	if (core::utf8_valid(r) != r)
+		return fmt::format("is not valid UTF-8, so it names no kernel release ({})", valid);
+	for (unsigned char ch : r) {
+		if (ch == ' ')
+			return fmt::format("has a space ({})", valid);
+		if (ch < 0x20 || ch == 0x7f)
+			return fmt::format("has a control character ({})", valid);
+		if (ch > 0x7e)
+			return fmt::format("has a character that is not ASCII ({})", valid);
+	}
 	return "";
 }
 

@@ -1,0 +1,82 @@
+// The fold of matches: hashed keys, the first and last `keep` per signature.
+#include "explain/fold.hpp"
+
+#include <algorithm>
+#include <functional>
+
+namespace rdnafix::explain::detail {
+
+Fold::Fold(std::size_t keep) : keep_(std::max<std::size_t>(keep, 1)), sigs_(catalogue().size())
+{
+	for (auto &p : sigs_)
+		p.first.reserve(keep_);
+}
+
+bool Fold::repeat(const std::string &key)
+{
+	if (key.empty())
+		return false;
+	const auto it = keys_.find(std::hash<std::string>{}(key));
+	if (it == keys_.end())
+		return false;
+	if (it->second.entry)
+		++it->second.entry->match.count;
+	else
+		++sigs_[std::size_t(it->second.sig)].omitted_occurrences;
+	return true;
+}
+
+void Fold::add(const std::string &key, Match m)
+{
+	auto &p = sigs_[std::size_t(m.sig)];
+	Slot *slot = nullptr;
+	if (!key.empty() && keys_.size() < kMaxKeys)
+		slot = &keys_.try_emplace(std::hash<std::string>{}(key), Slot{nullptr, m.sig}).first->second;
+	else if (!key.empty())
+		++unfolded_;
+	Entry e{seq_++, std::move(m), slot};
+	Entry *at = nullptr;
+	if (p.first.size() < keep_) {
+		p.first.push_back(std::move(e));
+		at = &p.first.back();
+	} else {
+		p.last.push_back(std::move(e));
+		at = &p.last.back();
+		if (p.last.size() > keep_) {
+			// the oldest of the latest is now between the first and the last: counted only
+			Entry &old = p.last.front();
+			if (old.slot)
+				old.slot->entry = nullptr;
+			++p.omitted;
+			p.omitted_occurrences += old.match.count;
+			p.last.pop_front();
+		}
+	}
+	if (slot)
+		slot->entry = at;
+	last_ = &at->match;
+}
+
+Matches Fold::take()
+{
+	Matches out;
+	std::vector<Entry *> kept;
+	for (std::size_t s = 0; s < sigs_.size(); ++s) {
+		auto &p = sigs_[s];
+		for (auto &e : p.first)
+			kept.push_back(&e);
+		for (auto &e : p.last)
+			kept.push_back(&e);
+		if (p.omitted > 0)
+			out.omitted.push_back(Omitted{Sig(s), p.omitted, p.omitted_occurrences});
+	}
+	std::sort(kept.begin(), kept.end(), [](const Entry *a, const Entry *b) { return a->seq < b->seq; });
+	out.matches.reserve(kept.size());
+	for (auto *e : kept)
+		out.matches.push_back(std::move(e->match));
+	out.unfolded = unfolded_;
+	last_ = nullptr;
+	return out;
+}
+
+} // namespace rdnafix::explain::detail
