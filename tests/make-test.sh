@@ -9,15 +9,17 @@
 #   fetch   in the background from the start: the kernels of the VM suite and
 #           their headers (tests/vm/fetch-kernels.sh, kmod/scripts/build-all.sh
 #           --prepare), the e2e Debian image (tests/e2e/build-image.sh), the
-#           ROCm sid chroot (tests/rocm/make-chroot.sh; the sid build of
-#           tests/distro reuses it) and the Debian 13 build chroot
-#           (tests/distro/make-chroot.sh): network and dpkg, beside the compile
+#           ROCm sid chroot (tests/rocm/make-chroot.sh) and the Debian 13 and
+#           sid build chroots (tests/distro/make-chroot.sh): network and dpkg,
+#           beside the compile
 #   build   rdnactl and the unit tests, one CMake tree, through ccache
 #   style   the repository checks
 #   then two lanes, each a chain of stages; one QEMU/TCG boot takes one core:
-#     lane A  kernel (VM suite) -> e2e (booted system; waits for the .debs of lane B)
-#     lane B  deb-build (make deb) -> unit (ctest; after every fetch) -> deb
-#             (package life cycle) -> distro -> fuzz -> kmod-style -> dkms
+#     lane A  kernel (VM suite) -> e2e (booted system; waits for the .debs of
+#             lane B) -> distro (rdnactl built and run in Debian 13 and sid)
+#     lane B  deb-build (make deb) -> unit (ctest; after the kernels, headers
+#             and the ROCm chroot) -> deb (package life cycle) -> fuzz ->
+#             kmod-style -> dkms
 # A stage's output is printed whole when it ends (lanes never interleave
 # lines); every stage runs even when an earlier one failed.  A ctest test that
 # skips fails the unit stage: on a fresh machine nothing may skip silently.
@@ -33,7 +35,7 @@ BUILD=${BUILD:-build}
 CACHE=${RDNAFIX_CACHE:-/var/cache/rdnafix}
 export RDNAFIX_CACHE=$CACHE
 LOGS=$top/$BUILD/test-logs
-STAGES=${RDNAFIX_TEST_STAGES:-fetch build style kernel e2e deb-build unit deb distro fuzz kmod-style dkms}
+STAGES=${RDNAFIX_TEST_STAGES:-fetch build style kernel e2e distro deb-build unit deb fuzz kmod-style dkms}
 rm -rf "$LOGS"
 mkdir -p "$LOGS" "$CACHE"
 T0=$(date +%s)
@@ -99,11 +101,11 @@ fetch_kernels() {
 if want fetch; then
 	job fetch-kernels fetch_kernels
 	job fetch-e2e-image tests/e2e/build-image.sh 6.1
-	# the sid build of tests/distro reuses the ROCm chroot (its build packages
-	# added in place, once): one sid chroot fewer to download
-	job fetch-rocm-chroot bash -c 'tests/rocm/make-chroot.sh &&
-		tests/distro/make-chroot.sh sid "$RDNAFIX_CACHE/rocm-sid"'
-	job fetch-distro-chroot tests/distro/make-chroot.sh trixie "$CACHE/build-trixie"
+	job fetch-rocm-chroot tests/rocm/make-chroot.sh
+	# tests/distro's own chroots, not the ROCm one: the distro stage (lane A)
+	# may build while the unit stage (lane B) runs the ROCm tests in theirs
+	job fetch-distro-chroots bash -c 'tests/distro/make-chroot.sh trixie "$RDNAFIX_CACHE/build-trixie" &&
+		tests/distro/make-chroot.sh sid "$RDNAFIX_CACHE/build-sid"'
 fi
 
 # --- build, style ------------------------------------------------------------
@@ -140,19 +142,21 @@ e2e() {
 	while [[ ! -f $LOGS/deb-build.rc ]] && want deb-build; do sleep 5; done
 	bash tests/e2e/run.sh
 }
+distro() {
+	await fetch-distro-chroots
+	tests/distro/run.sh
+}
 lane_a() {
 	stage kernel A env RDNACTL="$top/$BUILD/userspace/rdnactl" RDNAFIX_VM_WORK="$top/$BUILD/vm" \
 		tests/kernel/run.sh
 	stage e2e A e2e
+	stage distro A distro
 }
 lane_b() {
 	stage deb-build B deb_build
 	echo $? >"$LOGS/deb-build.rc"
 	stage unit B unit
 	stage deb B bash tests/deb/run.sh
-	stage distro B env RDNAFIX_DISTRO_SID_ROOT="$CACHE/rocm-sid" bash -c \
-		'while [[ ! -f $0/fetch-distro-chroot.rc ]] && [[ " $1 " == *" fetch "* ]]; do sleep 2; done
-		exec tests/distro/run.sh' "$LOGS" "$STAGES"
 	if grep -q '^test-fuzz:' Makefile; then
 		stage fuzz B make --no-print-directory test-fuzz
 	fi
