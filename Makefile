@@ -11,11 +11,7 @@ CMAKE_FLAGS ?=
 
 RDNACTL := $(BUILD)/userspace/rdnactl
 
-<<<<<<< HEAD
-.PHONY: all deps deps-module deps-test build configure-tests status test uninstall test-unit test-kernel test-e2e test-distro test-kmod-style test-style test-dkms test-deb install kmod clean help dkms-install dkms-remove dkms-source deb format
-=======
-.PHONY: all deps deps-module deps-test build configure-tests status test uninstall test-unit test-fuzz test-kernel test-e2e test-kmod-style test-style test-dkms test-deb install kmod clean help dkms-install dkms-remove dkms-source deb format
->>>>>>> wip-fuzz
+.PHONY: all deps deps-module deps-test build configure-tests status test uninstall test-unit test-fuzz test-kernel test-e2e test-distro test-kmod-style test-style test-dkms test-deb install kmod clean help dkms-install dkms-remove dkms-source deb format
 
 all: build
 
@@ -25,12 +21,8 @@ help:
 	@echo "make deps-test    also those of the tests ([test]: Catch2, QEMU, debootstrap, ...)"
 	@echo "make build     build rdnactl (CMake+Ninja into $(BUILD)/userspace)"
 	@echo "make status    deps + build + run 'rdnactl status'"
-<<<<<<< HEAD
 	@echo "make test      deps-test + build with tests + every test (unit, fixtures, ROCm chroot, kernel VMs, booted Debian system, packages, newer distributions, fuzzing, checkpatch, DKMS), with a time table"
-=======
-	@echo "make test      deps-test + build with tests + every test (unit, fixtures, ROCm chroot, kernel VMs, booted Debian system, checkpatch, DKMS)"
 	@echo "make test-fuzz GCC's ASan/UBSan -Werror guard, then clang libFuzzer: a bounded run of every fuzz target (tests/fuzz)"
->>>>>>> wip-fuzz
 	@echo "make test-e2e  only the booted end-to-end test of rdnactl config/fix and of the .deb install + kernel upgrade (tests/e2e, images cached in /var/cache/rdnafix/e2e)"
 	@echo "make format    clang-format every userspace/tests C++ file (.clang-format)"
 	@echo "make install   install rdnactl (stripped), man page, completion (PREFIX, DESTDIR)"
