@@ -47,6 +47,10 @@ std::runtime_error version_error(const std::string &path, int version)
 // database: rdnactl's tables are not added to it.
 void refuse_foreign(SQLite::Database &db, const std::string &path)
 {
+	// Both reads in one snapshot: rdnactl's migration creates its tables and
+	// sets the version in one transaction, but a writer that commits between
+	// two separate reads would look like "version 0 with tables".
+	SQLite::Transaction snapshot(db, SQLite::TransactionBehavior::DEFERRED);
 	if (io::sqlite::user_version(db) != 0)
 		return;
 	const auto tables = io::sqlite::schema_tables(db);
