@@ -124,7 +124,7 @@ stage style main make --no-print-directory test-style
 unit() {
 	await fetch-kernels fetch-rocm-chroot
 	local rc
-	ctest --test-dir "$BUILD/userspace" --output-on-failure
+	ctest --test-dir "$BUILD/userspace" --output-on-failure -j2
 	rc=$?
 	if grep -E '\*\*\*Skipped|Not Run' "$LOGS/unit.log" >/dev/null; then
 		echo "make test: these tests skipped; in make test a skip is a failure (the stages before them fetch what they need):"
