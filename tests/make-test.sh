@@ -5,7 +5,7 @@
 #
 #   tests/make-test.sh          (as root, from `make test`; exit 0 all passed, 1 a stage failed)
 #
-# Order (docs/testing.md "make test" has the why and the measured times):
+# Order (tests/README.md, section "make test", has the why and the measured times):
 #   fetch   in the background from the start: the kernels of the VM suite and
 #           their headers (tests/vm/fetch-kernels.sh, kmod/scripts/build-all.sh
 #           --prepare), the e2e Debian image (tests/e2e/build-image.sh), the
