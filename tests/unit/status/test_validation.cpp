@@ -5,6 +5,7 @@
 // database (hidden case [.regenerate-fixture-history]).
 #include "render.hpp"
 #include "support.hpp"
+#include "validation_fixture.hpp"
 
 #include "status/validation.hpp"
 
@@ -28,18 +29,9 @@ namespace validate = rdnafix::validate;
 
 namespace {
 
-const fs::path kFixture = fs::path(RDNAFIX_FIXTURES) / "rdnafix-loaded";
+const fs::path &kFixture = rdnafix::test::kValidationFixture;
 
-// The snapshot `status --root ROOT --env <fixture>/env --user grace` collects.
-rdnafix::machine::Snapshot fixture_snapshot(const fs::path &root)
-{
-	rdnafix::machine::CollectOptions o;
-	o.root = root.string();
-	o.live = false;
-	o.env_file = (kFixture / "env").string();
-	o.user = "grace";
-	return rdnafix::machine::collect(o);
-}
+using rdnafix::test::validation_fixture_snapshot;
 
 std::vector<std::string> status_args(const fs::path &root, const std::string &format)
 {
@@ -96,9 +88,7 @@ void write_fixture_history(const fs::path &db, const validate::Stack &here)
 // A copy of the fixture's root without its history database.
 fs::path copy_root(const TempDir &t)
 {
-	fs::copy(kFixture / "root", t.path() / "root", fs::copy_options::recursive | fs::copy_options::copy_symlinks);
-	fs::remove(t.path() / "root/var/lib/rdnafix/history.db");
-	return t.path() / "root";
+	return rdnafix::test::copy_validation_root(t);
 }
 
 } // namespace
@@ -107,7 +97,7 @@ TEST_CASE("validation: never, pass, not run and the newest run across databases"
 {
 	TempDir t;
 	const fs::path root = copy_root(t);
-	const auto snap = fixture_snapshot(root);
+	const auto snap = validation_fixture_snapshot(root);
 	const auto here = validate::collect_stack(snap);
 	const auto dbs = validation_databases(root.string());
 	REQUIRE(dbs.size() == 2); // under --root: the two system databases, not the caller's
@@ -168,7 +158,7 @@ TEST_CASE("validation: a damaged database is an unreadable item, never a failure
 	const fs::path root = copy_root(t);
 	fs::create_directories(root / "var/lib/rdnafix");
 	std::ofstream(root / "var/lib/rdnafix/history.db") << "this is not an SQLite database\n";
-	const auto snap = fixture_snapshot(root);
+	const auto snap = validation_fixture_snapshot(root);
 	auto v = read_last_validation(snap, validation_databases(root.string()));
 	CHECK(v.result == ValidationResult::unreadable);
 	REQUIRE(v.unreadable.size() == 1);
@@ -195,7 +185,7 @@ TEST_CASE("validation: the rdnafix-loaded fixture's history database", "[validat
 {
 	// tests/fixtures/rdnafix-loaded/root/var/lib/rdnafix/history.db (SOURCE.md):
 	// its run 2 is on the fixture's stack, as this rdnactl computes it.
-	const auto snap = fixture_snapshot(kFixture / "root");
+	const auto snap = validation_fixture_snapshot(kFixture / "root");
 	auto v = read_last_validation(snap, validation_databases((kFixture / "root").string()));
 	INFO("stale? regenerate: metrics_tests '[.regenerate-fixture-history]' "
 	     "(tests/fixtures/rdnafix-loaded/SOURCE.md)");
@@ -211,6 +201,6 @@ TEST_CASE("validation: regenerate the rdnafix-loaded fixture's history database"
 	const fs::path db = kFixture / "root/var/lib/rdnafix/history.db";
 	fs::remove(db);
 	fs::create_directories(db.parent_path());
-	write_fixture_history(db, validate::collect_stack(fixture_snapshot(kFixture / "root")));
+	write_fixture_history(db, validate::collect_stack(validation_fixture_snapshot(kFixture / "root")));
 	WARN("wrote " << db.string());
 }

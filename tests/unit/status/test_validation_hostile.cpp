@@ -6,6 +6,7 @@
 // deep, and 100,000 runs.  Each must end quickly in bounded memory with the
 // database named as unreadable (or read), never hang or spin.
 #include "support.hpp"
+#include "validation_fixture.hpp"
 
 #include "../measured_run.hpp"
 
@@ -40,19 +41,11 @@ namespace sq = rdnafix::io::sqlite;
 
 namespace {
 
-const fs::path kFixture = fs::path(RDNAFIX_FIXTURES) / "rdnafix-loaded";
+const fs::path &kFixture = rdnafix::test::kValidationFixture;
 constexpr const char *kServiceDb = "var/lib/rdnafix/validate/history.db";
 constexpr const char *kShown = "/var/lib/rdnafix/validate/history.db: unreadable";
 
-rdnafix::machine::Snapshot fixture_snapshot(const fs::path &root)
-{
-	rdnafix::machine::CollectOptions o;
-	o.root = root.string();
-	o.live = false;
-	o.env_file = (kFixture / "env").string();
-	o.user = "grace";
-	return rdnafix::machine::collect(o);
-}
+using rdnafix::test::validation_fixture_snapshot;
 
 std::vector<std::string> status_args(const fs::path &root)
 {
@@ -64,10 +57,9 @@ std::vector<std::string> status_args(const fs::path &root)
 // own history database (so the service's is the only one that can answer).
 fs::path copy_root(const TempDir &t)
 {
-	fs::copy(kFixture / "root", t.path() / "root", fs::copy_options::recursive | fs::copy_options::copy_symlinks);
-	fs::remove(t.path() / "root/var/lib/rdnafix/history.db");
-	fs::create_directories(t.path() / "root/var/lib/rdnafix/validate");
-	return t.path() / "root";
+	const fs::path root = rdnafix::test::copy_validation_root(t);
+	fs::create_directories(root / "var/lib/rdnafix/validate");
+	return root;
 }
 
 rdnafix::test::MeasuredRun run_status(const fs::path &root, double timeout_s = 20)
@@ -224,7 +216,7 @@ TEST_CASE("validation: a view with a recursive CTE in place of `runs` or `result
 			sq::set_user_version(c, validate::kHistorySchemaVersion);
 		}
 		if (std::string(which) == "results") { // one run on this stack, so status asks for its results
-			const auto here = validate::collect_stack(fixture_snapshot(root));
+			const auto here = validate::collect_stack(validation_fixture_snapshot(root));
 			auto c = sq::open((root / kServiceDb).string());
 			SQLite::Statement ins(c,
 					      "INSERT INTO runs VALUES (1, '2026-01-01T00:00:00Z', '', '', '', '', '', "
@@ -247,7 +239,7 @@ TEST_CASE("validation: JSON nested 2 M deep costs neither memory nor time", "[va
 	TempDir t;
 	const fs::path root = copy_root(t);
 	const fs::path db = root / kServiceDb;
-	const auto here = validate::collect_stack(fixture_snapshot(root));
+	const auto here = validate::collect_stack(validation_fixture_snapshot(root));
 	record_one(db, here, "2026-01-01T00:00:00Z");
 	record_one(db, here, "2026-01-02T00:00:00Z");
 	{
@@ -292,7 +284,7 @@ TEST_CASE("validation: with 100,000 runs status reads one row: under 50 ms and 3
 {
 	TempDir t;
 	const fs::path root = copy_root(t);
-	const auto snap = fixture_snapshot(root);
+	const auto snap = validation_fixture_snapshot(root);
 	const auto here = validate::collect_stack(snap);
 	const auto t0 = std::chrono::steady_clock::now();
 	write_many_runs(root / kServiceDb, here, 100000);
