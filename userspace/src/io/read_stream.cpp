@@ -3,7 +3,6 @@
 #include "io/fs_error.hpp"
 
 #include <cerrno>
-#include <cstring>
 
 #include <fcntl.h>
 #include <sys/stat.h>
