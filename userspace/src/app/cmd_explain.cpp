@@ -5,6 +5,8 @@
 
 #include "explain/run.hpp"
 
+#include "knowledge/builtin.hpp"
+
 #include <memory>
 
 namespace rdnafix {
@@ -18,6 +20,8 @@ struct ExplainArgs {
 	bool json = false;
 	bool list = false;
 	bool no_coverage = false;
+	std::string check_knowledge;
+	bool no_overlays = false;
 };
 
 } // namespace
@@ -43,6 +47,13 @@ void add_explain_command(CLI::App &app, int *rc)
 	sub->add_flag("--json", args->json, "Print JSON (schema_version 1) instead of text");
 	sub->add_flag("--list", args->list, "Print the catalogue of signatures (ids, meaning, cause, fix, source)");
 	sub->add_flag("--no-coverage", args->no_coverage, "Do not scan the installed libraries for GPU code objects");
+	sub->add_option("--check-knowledge", args->check_knowledge,
+			"Validate a knowledge file (docs/knowledge.md format) and run each of its entries against its "
+			"example; exit 0 when valid, 1 with file:line problems")
+		->type_name("FILE");
+	sub->add_flag("--no-overlays", args->no_overlays,
+		      "Use only the built-in knowledge: do not read /usr/share/rdnafix/knowledge.d and "
+		      "/etc/rdnafix/knowledge.d");
 	sub->footer("Examples:\n"
 		    "  python3 train.py 2>&1 | rdnactl explain\n"
 		    "  sudo dmesg | rdnactl explain -\n"
@@ -62,7 +73,9 @@ void add_explain_command(CLI::App &app, int *rc)
 		o.list = args->list;
 		o.coverage = !args->no_coverage;
 		o.machine = app::collect_options(args->machine);
-		*rc = explain::run_explain(o);
+		o.check_knowledge = args->check_knowledge;
+		o.overlays = !args->no_overlays;
+		*rc = explain::run_explain(o, knowledge::builtin_files());
 	});
 }
 

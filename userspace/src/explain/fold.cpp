@@ -6,7 +6,7 @@
 
 namespace rdnafix::explain::detail {
 
-Fold::Fold(std::size_t keep) : keep_(std::max<std::size_t>(keep, 1)), sigs_(catalogue().size())
+Fold::Fold(std::size_t keep, std::size_t signatures) : keep_(std::max<std::size_t>(keep, 1)), sigs_(signatures)
 {
 	for (auto &p : sigs_)
 		p.first.reserve(keep_);
@@ -28,7 +28,8 @@ bool Fold::repeat(const std::string &key)
 
 void Fold::add(const std::string &key, Match m)
 {
-	auto &p = sigs_[std::size_t(m.sig)];
+	auto &p = sigs_.at(std::size_t(m.sig));
+	p.entry = m.entry;
 	Slot *slot = nullptr;
 	if (!key.empty() && keys_.size() < kMaxKeys)
 		slot = &keys_.try_emplace(std::hash<std::string>{}(key), Slot{nullptr, m.sig}).first->second;
@@ -68,7 +69,7 @@ Matches Fold::take()
 		for (auto &e : p.last)
 			kept.push_back(&e);
 		if (p.omitted > 0)
-			out.omitted.push_back(Omitted{Sig(s), p.omitted, p.omitted_occurrences});
+			out.omitted.push_back(Omitted{Sig(s), p.entry, p.omitted, p.omitted_occurrences});
 	}
 	std::sort(kept.begin(), kept.end(), [](const Entry *a, const Entry *b) { return a->seq < b->seq; });
 	out.matches.reserve(kept.size());

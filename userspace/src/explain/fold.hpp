@@ -20,7 +20,7 @@ constexpr std::size_t kMaxKeys = 1000000;
 
 class Fold {
 public:
-	explicit Fold(std::size_t keep);
+	Fold(std::size_t keep, std::size_t signatures); // signatures: the entries of the base
 	Fold(const Fold &) = delete;
 	Fold &operator=(const Fold &) = delete;
 	// True (and counted) when a match with this key was added before.
@@ -47,6 +47,7 @@ private:
 		std::vector<Entry> first; // never more than keep (no reallocation: pointers stay valid)
 		std::deque<Entry> last;   // the latest `keep` after those
 		std::size_t omitted = 0, omitted_occurrences = 0;
+		const knowledge::Entry *entry = nullptr;
 	};
 	std::size_t keep_, seq_ = 0;
 	std::vector<PerSig> sigs_;

@@ -270,6 +270,65 @@ void judge_code_object(const Machine &m, Explanation *e)
 	}
 }
 
+// The facts the built-in judges read from a match's captures: node,
+// address, and one detail (ring, MES message, firmware file, reason).
+void facts_into_match(const std::vector<knowledge::Fact> &facts, Match *m)
+{
+	for (const auto &f : facts) {
+		if (f.name == "node") {
+			if (const auto v = core::parse_u64(f.value); v && *v < 65536)
+				m->node = unsigned(*v);
+		} else if (f.name == "address") {
+			if (const auto v = core::parse_u64(f.value))
+				m->address = *v;
+		} else if (m->detail.empty() &&
+			   (f.name == "ring" || f.name == "msg" || f.name == "firmware" || f.name == "reason" ||
+			    f.name == "path")) {
+			m->detail = f.value;
+		}
+	}
+}
+
+// A capture named "arch" (rocBLAS, ollama): the GPU target a library lacks,
+// with the targets it has ("available"), judged like a missing code object.
+void judge_arch(const Machine &m, Explanation *e)
+{
+	std::string arch;
+	std::vector<std::string> available;
+	for (const auto &f : e->facts) {
+		if (f.name == "arch")
+			arch = f.value.substr(0, f.value.find(':'));
+		else if (f.name == "available" || f.name == "supported") {
+			std::string_view v = f.value;
+			while (!v.empty()) {
+				const auto comma = v.find(',');
+				available.emplace_back(v.substr(0, comma));
+				v = comma == std::string_view::npos ? std::string_view() : v.substr(comma + 1);
+			}
+		}
+	}
+	bool here = false;
+	for (const auto &g : m.gpus) {
+		if (!arch.empty() && g.gfx != arch)
+			continue;
+		here = true;
+		judge_overrides(g, e, false);
+		coverage_lines(m, g.gfx, e);
+		code_fix(g, available, e);
+	}
+	if (!here && !arch.empty()) {
+		Gpu other;
+		other.gfx = arch;
+		other.target = parse_gfx(arch);
+		other.label = arch;
+		if (!m.gpus.empty())
+			e->here.push_back(fmt::format("no GPU of this machine is {}: the log comes from another machine "
+						      "or runs under an override",
+						      arch));
+		code_fix(other, available, e, false);
+	}
+}
+
 void judge_runtime_fault(const Machine &m, Explanation *e)
 {
 	const auto &mt = e->match;
@@ -306,6 +365,61 @@ void judge_runtime_fault(const Machine &m, Explanation *e)
 			 "(sudo dmesg | rdnactl explain -)");
 }
 
+// Whether a condition of the data holds on this machine.
+bool holds(const Machine &m, knowledge::Condition c)
+{
+	using knowledge::Condition;
+	const auto any = [&](auto pred) { return std::any_of(m.gpus.begin(), m.gpus.end(), pred); };
+	const auto gen = [&](gpudb::Generation x) {
+		return any([&](const Gpu &g) { return g.dev->generation && *g.dev->generation == x; });
+	};
+	const auto &s = *m.snap;
+	switch (c) {
+	case Condition::always:
+		return true;
+	case Condition::amd_gpu:
+		return !m.gpus.empty();
+	case Condition::no_amd_gpu:
+		return m.gpus.empty();
+	case Condition::apu:
+		return any([](const Gpu &g) { return g.dev->apu.value_or(false); });
+	case Condition::dgpu:
+		return any([](const Gpu &g) { return !g.dev->apu.value_or(true); });
+	case Condition::gfx101x:
+		return any([](const Gpu &g) { return g.gfx.starts_with("gfx101"); });
+	case Condition::gfx103x:
+		return any([](const Gpu &g) { return g.gfx.starts_with("gfx103"); });
+	case Condition::gfx11:
+		return any([](const Gpu &g) { return g.gfx.starts_with("gfx11"); });
+	case Condition::gfx115x:
+		return any([](const Gpu &g) { return g.gfx.starts_with("gfx115"); });
+	case Condition::gfx12:
+		return any([](const Gpu &g) { return g.gfx.starts_with("gfx12"); }) || gen(gpudb::Generation::rdna4);
+	case Condition::override_set:
+		return any([](const Gpu &g) { return !g.overrides.empty(); });
+	case Condition::override_unsafe:
+		return any([](const Gpu &g) {
+			return std::any_of(g.overrides.begin(), g.overrides.end(), [](const OverrideHere &o) {
+				return o.verdict && o.verdict->verdict == rules::OverrideVerdict::unsafe;
+			});
+		});
+	case Condition::visible_devices_set:
+		return !s.environment.visible.empty();
+	case Condition::kfd_missing:
+		return std::any_of(s.access.nodes.begin(), s.access.nodes.end(),
+				   [](const auto &n) { return n.path == "/dev/kfd" && !n.exists; });
+	case Condition::kfd_denied:
+		return std::any_of(s.access.nodes.begin(), s.access.nodes.end(), [](const auto &n) {
+			return n.path == "/dev/kfd" && n.kernel_allows_rw && !*n.kernel_allows_rw;
+		});
+	case Condition::noretry_0:
+		return any([](const Gpu &g) { return g.noretry && *g.noretry == 0; });
+	case Condition::multi_gpu:
+		return m.gpus.size() > 1;
+	}
+	return false;
+}
+
 // Keeps the first of identical lines (two GPUs of one family get the same fix).
 void dedupe(std::vector<std::string> *v)
 {
@@ -323,10 +437,10 @@ void dedupe(std::vector<std::string> *v)
 std::size_t Report::errors() const
 {
 	std::size_t n = std::size_t(std::count_if(explanations.begin(), explanations.end(), [](const Explanation &e) {
-		return info(e.match.sig).severity == Severity::error;
+		return e.match.entry && e.match.entry->severity == Severity::error;
 	}));
 	for (const auto &o : omitted)
-		n += info(o.sig).severity == Severity::error ? o.matches : 0;
+		n += o.entry && o.entry->severity == Severity::error ? o.matches : 0;
 	return n;
 }
 
@@ -338,31 +452,57 @@ std::size_t Report::harmless() const
 	return n - errors();
 }
 
-Report judge(const std::vector<Match> &matches, const machine::Snapshot &snap, const coverage::Report *coverage)
+Report judge(const std::vector<Match> &matches, const machine::Snapshot &snap, const coverage::Report *coverage,
+	     const knowledge::Base &base)
 {
 	using namespace detail;
+	using knowledge::Judge;
 	Report r;
 	const Machine m = machine_facts(snap, coverage);
 	for (const auto &mt : matches) {
 		Explanation e;
 		e.match = mt;
-		switch (mt.sig) {
-		case Sig::invalid_device_function:
-		case Sig::no_binary_for_gpu:
+		if (!mt.entry)
+			continue;
+		const knowledge::Entry &entry = *mt.entry;
+		e.facts = knowledge::decode(entry, base.tables, mt.captures);
+		facts_into_match(e.facts, &e.match);
+		for (const auto &f : e.facts)
+			e.decoded.push_back(fmt::format("{}: {}", f.name, f.text));
+		for (const auto &c : entry.causes) {
+			const std::string text = knowledge::substitute(c.text, e.facts);
+			if (c.when == knowledge::Condition::always)
+				e.causes.push_back(text);
+			else if (holds(m, c.when))
+				e.here.push_back(text);
+		}
+		switch (entry.judge) {
+		case Judge::code_object:
+		case Judge::no_binary:
 			judge_code_object(m, &e);
 			break;
-		case Sig::aperture_violation:
-		case Sig::hsa_memory_fault:
-		case Sig::kfd_memory_access_fault:
+		case Judge::override_verdicts:
+			judge_arch(m, &e);
+			break;
+		case Judge::kfd_fault:
 			judge_runtime_fault(m, &e);
 			break;
-		case Sig::vm_fault:
+		case Judge::vm_fault:
 			judge_vm_fault(m, &e);
 			break;
-		default:
+		case Judge::kernel_event:
 			judge_kernel_event(m, &e);
 			break;
+		case Judge::oom:
+			judge_oom(m, &e);
+			break;
+		case Judge::access:
+			judge_access(m, &e);
+			break;
+		case Judge::none:
+			break;
 		}
+		e.remedies.insert(e.remedies.end(), entry.remedies.begin(), entry.remedies.end());
 		dedupe(&e.here);
 		dedupe(&e.fix);
 		if (e.remedies.empty())

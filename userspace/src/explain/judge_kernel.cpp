@@ -3,6 +3,7 @@
 #include "explain/judge_support.hpp"
 
 #include "core/gpudb.hpp"
+#include "core/parse.hpp"
 
 #include <algorithm>
 
@@ -151,96 +152,77 @@ void judge_kernel_event(const Machine &m, Explanation *e)
 		e->decoded.push_back("device " + mt.device + (g ? " = " + g->label + " here" : ""));
 	if (mt.count > 1)
 		e->decoded.push_back(fmt::format("{} times in the log", mt.count));
-	const auto &s = *m.snap;
-	switch (mt.sig) {
-	case Sig::ring_timeout:
-		e->decoded.push_back("ring " + mt.detail);
-		if (g)
-			noretry_here(*g, e);
-		e->fix.push_back("look at the process named by the timeout: it submitted the job that hung");
-		break;
-	case Sig::gpu_reset:
-		e->decoded.push_back(fmt::format("reset sequence: {} line(s)", mt.excerpt.size()));
-		if (std::any_of(mt.excerpt.begin(), mt.excerpt.end(),
-				[](const std::string &l) { return l.find("VRAM is lost") != std::string::npos; }))
-			e->decoded.push_back("VRAM was lost: every GPU buffer of every process is gone");
-		if (g)
-			noretry_here(*g, e);
-		e->fix.push_back("restart the programs that used the GPU; the cause is in the lines before the reset");
-		break;
-	case Sig::mes_failure:
-		e->decoded.push_back("MES message: " + (mt.detail.empty() ? std::string("(not printed)") : mt.detail));
-		if (g && g->dev->generation && *g->dev->generation != gpudb::Generation::rdna3 &&
-		    *g->dev->generation != gpudb::Generation::rdna3_5 &&
-		    *g->dev->generation != gpudb::Generation::rdna4)
-			e->here.push_back(fmt::format("{} does not use MES (GFX11+ only): the log is not from this GPU",
-						      g->label));
-		if (!s.driver.kernel_release.empty())
-			e->here.push_back("kernel here: " + s.driver.kernel_release);
-		e->fix.push_back("update linux-firmware and the kernel together");
-		e->remedies.push_back(core::InstallPackage{core::InstallPackage::Kind::package, "linux-firmware"});
-		break;
-	case Sig::firmware_load:
-		if (!mt.detail.empty())
-			e->decoded.push_back("firmware file: " + mt.detail);
-		if (!s.driver.kernel_release.empty())
-			e->here.push_back("kernel here: " + s.driver.kernel_release +
-					  (s.driver.amdgpu_loaded ? ", amdgpu loaded" : ", amdgpu not loaded"));
-		e->fix.push_back(
-			"install the newest linux-firmware (Debian: firmware-amd-graphics from the same release as "
-			"the kernel) and rebuild the initramfs");
-		e->remedies.push_back(
-			core::InstallPackage{core::InstallPackage::Kind::package, "firmware-amd-graphics"});
-		break;
-	case Sig::hw_exception_gpu_hang:
-		if (mt.node) {
-			const Gpu *n = gpu_by_node(m, *mt.node);
-			e->decoded.push_back(
-				fmt::format("KFD node {}{}", *mt.node, n ? " = " + n->label + " here" : ""));
-			if (n)
-				noretry_here(*n, e);
-		}
-		e->fix.push_back(
-			"read the kernel log of the same moment for the reason of the hang (sudo dmesg | rdnactl "
-			"explain -)");
-		break;
-	case Sig::amdgpu_ids_missing:
-		e->decoded.push_back("libdrm looked for " + mt.detail);
-		e->here.push_back("harmless: only the marketing name of the GPU is affected");
-		e->fix.push_back(fmt::format("optional: sudo mkdir -p {} && sudo ln -s /usr/share/libdrm/amdgpu.ids {}",
-					     mt.detail.substr(0, mt.detail.rfind('/')), mt.detail));
-		break;
-	case Sig::out_of_memory:
-		for (const auto &x : m.gpus) {
-			if (x.dev->vram_total_bytes)
-				e->here.push_back(
-					fmt::format("{}: {} MiB VRAM", x.label, *x.dev->vram_total_bytes >> 20));
-			if (x.dev->apu.value_or(false) && s.driver.ttm_limit_bytes)
-				e->here.push_back(
-					fmt::format("{} is an APU: GPU-mappable system memory is capped at {} MiB "
-						    "(TTM pages_limit)",
-						    x.label, *s.driver.ttm_limit_bytes >> 20));
-		}
-		e->fix.push_back("reduce the batch size or precision; free memory held by other processes");
-		break;
-	case Sig::no_gpu_visible:
-	case Sig::invalid_argument:
-		if (!s.driver.amdgpu_loaded)
-			e->here.push_back("amdgpu is not loaded on this machine");
-		for (const auto &n : s.access.nodes)
-			if (n.kernel_allows_rw && !*n.kernel_allows_rw)
-				e->here.push_back(fmt::format("{} cannot be opened read-write by this user ({})",
-							      n.path, n.kernel_refusal));
-		for (const auto &v : s.environment.visible)
-			e->here.push_back(
-				fmt::format("{}={} selects GPU indices {}", v.name, v.value,
-					    v.parsed ? fmt::format("{}", fmt::join(v.indices, ",")) : "(unparsed)"));
-		e->here.push_back(fmt::format("{} AMD GPU(s) on this machine", m.gpus.size()));
-		e->fix.push_back("run `rdnactl status`: it checks access, the visibility variables and the driver");
-		break;
-	default:
-		break;
+	if (mt.node) {
+		const Gpu *n = gpu_by_node(m, *mt.node);
+		e->decoded.push_back(fmt::format("KFD node {}{}", *mt.node, n ? " = " + n->label + " here" : ""));
+		if (n)
+			noretry_here(*n, e);
+	} else if (g) {
+		noretry_here(*g, e);
 	}
+	if (std::any_of(mt.excerpt.begin(), mt.excerpt.end(),
+			[](const std::string &l) { return l.find("VRAM is lost") != std::string::npos; }))
+		e->decoded.push_back("VRAM was lost: every GPU buffer of every process is gone");
+	if (!m.snap->driver.kernel_release.empty())
+		e->here.push_back("kernel here: " + m.snap->driver.kernel_release +
+				  (m.snap->driver.amdgpu_loaded ? ", amdgpu loaded" : ", amdgpu not loaded"));
+}
+
+void judge_oom(const Machine &m, Explanation *e)
+{
+	const auto &s = *m.snap;
+	const auto fact = [&](std::string_view name) -> std::optional<unsigned long long> {
+		for (const auto &f : e->facts)
+			if (f.name == name)
+				if (const auto v = core::parse_u64(f.value))
+					return *v;
+		return std::nullopt;
+	};
+	const auto tried = fact("tried"), total = fact("total"), free = fact("free"),
+		   reserved = fact("reserved_unallocated");
+	namespace kn = knowledge;
+	if (tried && reserved && *reserved >= *tried)
+		e->decoded.push_back(fmt::format(
+			"fragmentation: {} is reserved by PyTorch but unallocated, more than the {} asked for: the "
+			"memory exists but not in one piece (PYTORCH_HIP_ALLOC_CONF=expandable_segments:True "
+			"helps on amdgpu DRM 3.64 or later; it can hang older kernels)",
+			kn::format_bytes(*reserved), kn::format_bytes(*tried)));
+	else if (tried && free && *free < *tried)
+		e->decoded.push_back(fmt::format("a ceiling: {} was asked for and {} was free{}", kn::format_bytes(*tried),
+						 kn::format_bytes(*free),
+						 total ? " of " + kn::format_bytes(*total) : ""));
+	for (const auto &x : m.gpus) {
+		if (x.dev->vram_total_bytes && !x.dev->apu.value_or(false))
+			e->here.push_back(fmt::format("{}: {} of VRAM", x.label, kn::format_bytes(*x.dev->vram_total_bytes)));
+		if (x.dev->apu.value_or(false) && s.driver.ttm_limit_bytes) {
+			const auto ttm = *s.driver.ttm_limit_bytes;
+			e->here.push_back(fmt::format("{} is an APU: GPU-mappable system memory is capped at {} (TTM "
+						      "pages_limit){}",
+						      x.label, kn::format_bytes(ttm),
+						      total && *total + (1ull << 30) >= ttm && *total <= ttm + (1ull << 30)
+							      ? ": the log's total capacity is this limit"
+							      : ""));
+			e->fix.push_back("raise the limit: sudo rdnactl config set ttm-limit=<size> (then reboot); "
+					 "rdnactl status shows the largest safe value");
+		}
+	}
+	e->fix.push_back("reduce the batch size or precision; free memory held by other processes");
+}
+
+void judge_access(const Machine &m, Explanation *e)
+{
+	const auto &s = *m.snap;
+	if (!s.driver.amdgpu_loaded)
+		e->here.push_back("amdgpu is not loaded on this machine");
+	for (const auto &n : s.access.nodes)
+		if (n.kernel_allows_rw && !*n.kernel_allows_rw)
+			e->here.push_back(
+				fmt::format("{} cannot be opened read-write by this user ({})", n.path, n.kernel_refusal));
+	for (const auto &v : s.environment.visible)
+		e->here.push_back(fmt::format("{}={} selects GPU indices {}", v.name, v.value,
+					      v.parsed ? fmt::format("{}", fmt::join(v.indices, ",")) : "(unparsed)"));
+	e->here.push_back(fmt::format("{} AMD GPU(s) on this machine", m.gpus.size()));
+	e->fix.push_back("run `rdnactl status`: it checks access, the visibility variables and the driver");
 }
 
 } // namespace rdnafix::explain::detail

@@ -10,6 +10,7 @@
 
 #include "core/parse.hpp"
 
+#include <cctype>
 #include <deque>
 
 #include <fmt/format.h>
@@ -51,19 +52,14 @@ void add_excerpt(Match &m, const LogLine &l)
 	m.last_line = l.number;
 }
 
-Match start(Sig s, const LogLine &l)
+Match start(Sig s, const knowledge::Entry *e, const LogLine &l)
 {
 	Match m;
 	m.sig = s;
+	m.entry = e;
 	m.first_line = m.last_line = l.number;
 	m.excerpt.push_back(l.text);
 	return m;
-}
-
-bool groupable(Sig s)
-{
-	return s == Sig::gpu_reset || s == Sig::mes_failure || s == Sig::firmware_load ||
-	       s == Sig::hw_exception_gpu_hang || s == Sig::ring_timeout;
 }
 
 // The lines of the log as the matcher reaches them: pulled from the source
@@ -96,11 +92,11 @@ private:
 };
 
 // The keys of the fold: what makes two matches "the same" (counted, not repeated).
-std::string fault_key(const af::VmFault &f)
+std::string fault_key(Sig vm_fault, const af::VmFault &f)
 {
 	// a fault storm: the same process, VMID and status again
 	const auto opt = [](const auto &v) { return v ? fmt::format("{}", *v) : std::string("-"); };
-	return fmt::format("{}|{}|{}|{}|{}|{}", int(Sig::vm_fault), f.device, opt(f.pasid), opt(f.pid), opt(f.vmid),
+	return fmt::format("{}|{}|{}|{}|{}|{}", vm_fault, f.device, opt(f.pasid), opt(f.pid), opt(f.vmid),
 			   f.status ? fmt::format("{:x}", f.status->raw) : std::string("-"));
 }
 
@@ -116,7 +112,7 @@ std::string joined(const std::vector<std::string> &v)
 // apart, through the fault parser (lines numbered as in the input); each
 // fault gets the lines fed while it was open.  Returns the index of the
 // block's last fault-part line.
-std::size_t fault_block(Window &w, std::size_t i, Fold &fold)
+std::size_t fault_block(Window &w, std::size_t i, Fold &fold, Sig vm_fault, const knowledge::Entry *entry)
 {
 	af::VmFaultParser parser;
 	Match cur; // the lines of the fault being assembled
@@ -132,10 +128,11 @@ std::size_t fault_block(Window &w, std::size_t i, Fold &fold)
 				m.first_line = f.first_index;
 				m.last_line = f.last_index;
 			}
-			const std::string key = fault_key(f);
+			const std::string key = fault_key(vm_fault, f);
 			if (fold.repeat(key))
 				continue;
-			m.sig = Sig::vm_fault;
+			m.sig = vm_fault;
+			m.entry = entry;
 			m.device = f.device;
 			m.address = f.address;
 			m.fault = std::move(f);
@@ -172,23 +169,80 @@ std::size_t fault_block(Window &w, std::size_t i, Fold &fold)
 
 } // namespace
 
-Matches match_lines(LineSource &src, std::size_t keep)
+std::vector<std::string> block_literals()
 {
-	Fold fold(keep);
+	return {"page fault",	   "protection_fault_status", "in page starting at", "utcl2 client",
+		"more_faults",	   "walker_error",	      "permission_faults",   "mapping_error",
+		" rw: 0x",	   "_process_interrupt",      "process",	     "devices:",
+		"bundled code objects:", "amdgcn-amd-amdhsa",	      "host-x86_64",	     "error",
+		"fail",		   "fault",		      "exception",	     "abort",
+		"rocblas",	   "miopen",		      "amdgpu",		     "rocm"};
+}
+
+namespace {
+
+// A line no entry matched that still looks like an error (item of the
+// "nothing known" answer).
+bool looks_like_error(std::string_view t)
+{
+	std::string l(t.substr(0, 4096));
+	for (auto &c : l)
+		c = char(std::tolower(static_cast<unsigned char>(c)));
+	for (std::string_view w : {"error", "fail", "fault", "exception", "abort", "hip", "hsa_", "rocblas", "miopen",
+				   "amdgpu", "kfd", "rocm"})
+		if (l.find(w) != std::string::npos)
+			return true;
+	return false;
+}
+
+// The key of the fold for a single-line match: the entry and what it captured.
+std::string match_key(const Match &m)
+{
+	std::string k = fmt::format("{}|{}", m.sig, m.device);
+	for (const auto &[n, v] : m.captures)
+		k += "|" + n + "=" + v;
+	return k;
+}
+
+std::optional<Sig> entry_with(const knowledge::Base &b, knowledge::Judge j)
+{
+	for (std::size_t i = 0; i < b.entries.size(); ++i)
+		if (b.entries[i].judge == j)
+			return i;
+	return std::nullopt;
+}
+
+} // namespace
+
+Matches match_lines(LineSource &src, const knowledge::Matcher &km, std::size_t keep)
+{
+	const auto &base = km.base();
+	Fold fold(keep, base.entries.size());
 	Window w(src);
+	const auto vm_fault = entry_with(base, knowledge::Judge::vm_fault);
+	std::vector<std::pair<std::size_t, std::string>> unrecognised;
+	std::size_t unrecognised_count = 0;
 	for (std::size_t i = 0; w.at(i); ++i) {
 		w.drop_before(i);
 		const std::string_view t = w.at(i)->text;
-		if (fault_part(t) && t.find("callbacks suppressed") == std::string_view::npos) {
-			i = fault_block(w, i, fold);
+		if (!km.candidate(t))
+			continue;
+		if (vm_fault && fault_part(t) && t.find("callbacks suppressed") == std::string_view::npos) {
+			i = fault_block(w, i, fold, *vm_fault, &base.entries[*vm_fault]);
 			continue;
 		}
-		auto sig = classify(t);
-		if (!sig)
+		auto hit = km.match(t);
+		if (!hit) {
+			if (looks_like_error(t) && unrecognised_count++ < 8)
+				unrecognised.emplace_back(w.at(i)->number, std::string(t.substr(0, 300)));
 			continue;
+		}
+		const Sig sig = hit->entry;
+		const knowledge::Entry &entry = base.entries[sig];
 		const LogLine &li = *w.at(i);
-		if (*sig == Sig::no_binary_for_gpu) {
-			Match m = start(*sig, li);
+		if (entry.judge == knowledge::Judge::no_binary) {
+			Match m = start(sig, &entry, li);
+			m.captures = std::move(hit->captures);
 			NoBinaryDecode d;
 			std::size_t j = i + 1;
 			int section = 0;
@@ -198,40 +252,48 @@ Matches match_lines(LineSource &src, std::size_t keep)
 			}
 			finish_nobinary(&d);
 			// AMD_LOG_LEVEL logs print it per library: fold identical decodes.
-			const std::string key =
-				fmt::format("{}|{}|{}", int(*sig), joined(d.devices), joined(d.bundled));
+			const std::string key = fmt::format("{}|{}|{}", sig, joined(d.devices), joined(d.bundled));
 			m.nobinary = std::move(d);
 			i = j - 1;
 			if (!fold.repeat(key))
 				fold.add(key, std::move(m));
 			continue;
 		}
-		Match m = start(*sig, li);
-		fill_facts(&m, t);
-		if (const LogLine *next = w.at(i + 1); *sig == Sig::ring_timeout && next &&
-						       next->text.find("rocess") != std::string_view::npos &&
-						       !classify(next->text)) {
+		Match m = start(sig, &entry, li);
+		m.captures = std::move(hit->captures);
+		m.device = core::amdgpu_fault::device_of(t);
+		// continuation lines (lists, "Process information:"): within follow_lines of the last one
+		for (std::size_t j = i + 1;; ++j) {
+			const LogLine *next = w.at(j);
+			if (!next || next->number > m.last_line + entry.follow_lines || entry.follow.empty())
+				break;
+			if (!km.candidate(next->text) || !km.follows(sig, next->text, &m.captures)) {
+				if (km.candidate(next->text) && km.match(next->text))
+					break;
+				continue;
+			}
 			add_excerpt(m, *next);
-			m.detail += " (" + std::string(core::trim(next->text)) + ")";
-			++i;
+			i = j;
 		}
 		Match *b = fold.last();
-		if (b && groupable(*sig) && b->sig == *sig && m.first_line - b->last_line <= kWindow) {
-			add_excerpt(*b, *w.at(i));
-			if (*sig == Sig::hw_exception_gpu_hang || *sig == Sig::ring_timeout)
-				++b->count;
+		if (b && entry.group && b->sig == sig && m.first_line - b->last_line <= kWindow) {
+			for (const auto &x : m.excerpt)
+				if (b->excerpt.size() < kExcerpt)
+					b->excerpt.push_back(x);
+			b->last_line = m.last_line;
+			b->captures.insert(b->captures.end(), m.captures.begin(), m.captures.end());
+			++b->count;
 			continue;
 		}
 		// identical single-line signatures anywhere in the log: one match, counted
-		const std::string key =
-			groupable(*sig) ? std::string()
-					: fmt::format("{}|{}|{}|{}", int(*sig), m.detail,
-						      m.node ? fmt::format("{}", *m.node) : std::string("-"),
-						      m.address ? fmt::format("{:x}", *m.address) : std::string("-"));
+		const std::string key = entry.group ? std::string() : match_key(m);
 		if (!fold.repeat(key))
 			fold.add(key, std::move(m));
 	}
-	return fold.take();
+	Matches out = fold.take();
+	out.unrecognised = std::move(unrecognised);
+	out.unrecognised_count = unrecognised_count;
+	return out;
 }
 
 namespace {
@@ -253,10 +315,10 @@ private:
 
 } // namespace
 
-std::vector<Match> match_log(const Log &log)
+std::vector<Match> match_log(const Log &log, const knowledge::Matcher &km)
 {
 	LogLines src(log);
-	return match_lines(src).matches;
+	return match_lines(src, km).matches;
 }
 
 } // namespace rdnafix::explain

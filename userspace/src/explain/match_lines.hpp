@@ -8,11 +8,6 @@
 
 namespace rdnafix::explain {
 
-// The signature a single line shows, nullopt for none (VM fault blocks are
-// recognised by core/amdgpu_fault, not here).
-std::optional<Sig> classify(std::string_view line);
-// Facts of a single-line match (node, address, ring, firmware file, reason) into m.
-void fill_facts(Match *m, std::string_view line);
 // One line of the hipErrorNoBinaryForGpu report ("Devices:", "Bundled Code
 // Objects:" and their entries); false when the line is not part of it.
 // `section` carries the list being read between calls (start with 0).

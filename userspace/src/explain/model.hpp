@@ -9,6 +9,9 @@
 
 #include "core/remedy.hpp"
 
+#include "knowledge/decode.hpp"
+#include "knowledge/matcher.hpp"
+
 #include <cstddef>
 #include <functional>
 #include <optional>
@@ -25,42 +28,10 @@ struct Snapshot;
 
 namespace rdnafix::explain {
 
-// The signatures, one per known failure (order = id order).
-enum class Sig {
-	invalid_device_function, // RDNA-LOG-001
-	no_binary_for_gpu,       // RDNA-LOG-002
-	invalid_argument,        // RDNA-LOG-003
-	aperture_violation,      // RDNA-LOG-004
-	hsa_memory_fault,        // RDNA-LOG-005
-	kfd_memory_access_fault, // RDNA-LOG-006
-	vm_fault,                // RDNA-LOG-007
-	ring_timeout,            // RDNA-LOG-008
-	gpu_reset,               // RDNA-LOG-009
-	mes_failure,             // RDNA-LOG-010
-	firmware_load,           // RDNA-LOG-011
-	hw_exception_gpu_hang,   // RDNA-LOG-012
-	amdgpu_ids_missing,      // RDNA-LOG-013 (harmless)
-	out_of_memory,           // RDNA-LOG-014
-	no_gpu_visible,          // RDNA-LOG-015
-};
-
-enum class Severity { harmless, error };
-
-// A catalogue entry: the words are the catalogue's, not per match.
-struct SignatureInfo {
-	Sig sig;
-	std::string_view id; // "RDNA-LOG-001"
-	Severity severity;
-	std::string_view title;     // short name
-	std::string_view signature; // what is matched, as the user sees it in a log
-	std::string_view meaning;   // what it means
-	std::string_view cause;     // the usual cause, anywhere
-	std::string_view fix;       // the usual fix, anywhere
-	std::string_view source;    // upstream code or issue that prints / explains it
-};
-const std::vector<SignatureInfo> &catalogue();
-const SignatureInfo &info(Sig s);
-const SignatureInfo *find_id(std::string_view id); // nullptr when not an RDNA-LOG id of the catalogue
+// A signature is an entry of the knowledge base (knowledge/model.hpp,
+// docs/knowledge.md); a match names it by its index in Base::entries.
+using Sig = std::size_t;
+using knowledge::Severity;
 
 // ---- the log ---------------------------------------------------------------
 
@@ -123,7 +94,9 @@ struct NoBinaryDecode {
 };
 
 struct Match {
-	Sig sig;
+	Sig sig = 0;
+	const knowledge::Entry *entry = nullptr; // the knowledge base's entry (sig)
+	knowledge::Captured captures;            // named captures of its lines
 	std::size_t first_line = 0, last_line = 0; // input line numbers of the block
 	std::vector<std::string> excerpt;          // the lines (at most 12)
 	std::size_t count = 1;                     // identical repeats folded into this one
@@ -147,12 +120,15 @@ struct Explanation {
 	// A VM fault's status word decoded with the faulting GPU's client table
 	// (the mmhub tables differ per GPU); the text and the JSON both show it.
 	std::optional<core::amdgpu_fault::FaultStatus> fault_status;
+	std::vector<knowledge::Fact> facts; // the captures decoded
+	std::vector<std::string> causes;    // the entry's general causes (when = "always")
 };
 
 // Matches of one signature left out of a long list: the first and the last
 // kKeep of each signature are explained, the rest only counted.
 struct Omitted {
-	Sig sig;
+	Sig sig = 0;
+	const knowledge::Entry *entry = nullptr;
 	std::size_t matches = 0;     // distinct matches not explained
 	std::size_t occurrences = 0; // with their repeats
 };
@@ -162,6 +138,8 @@ struct Matches {
 	std::vector<Match> matches; // in the order of their first line
 	std::vector<Omitted> omitted;
 	std::size_t unfolded = 0; // distinct matches beyond the fold's memory: their repeats were counted as distinct
+	std::vector<std::pair<std::size_t, std::string>> unrecognised; // lines that look like errors, matched by none (first 8)
+	std::size_t unrecognised_count = 0;
 };
 
 struct Report {
@@ -171,20 +149,29 @@ struct Report {
 	std::vector<std::string> context;  // machine context used ("environment of pid 1234", "coverage not run: ...")
 	std::vector<Explanation> explanations;
 	std::vector<Omitted> omitted; // matches counted, not explained (beyond kKeep per signature)
+	std::vector<std::pair<std::size_t, std::string>> unrecognised; // when nothing matched: lines that look like errors
+	std::size_t unrecognised_count = 0;
 	std::size_t errors() const;   // distinct matches that are not harmless (explained or omitted)
 	std::size_t harmless() const;
 };
 
 // Pure steps.
 Log read_log(std::string_view text); // the whole text through LogReader, every line kept
-Matches match_lines(LineSource &lines, std::size_t keep = kKeep);
-std::vector<Match> match_log(const Log &log); // match_lines over log.lines
-Report judge(const std::vector<Match> &matches, const machine::Snapshot &snap, const coverage::Report *coverage);
+Matches match_lines(LineSource &lines, const knowledge::Matcher &km, std::size_t keep = kKeep);
+std::vector<Match> match_log(const Log &log, const knowledge::Matcher &km); // match_lines over log.lines
+Report judge(const std::vector<Match> &matches, const machine::Snapshot &snap, const coverage::Report *coverage,
+	     const knowledge::Base &base);
+// Each entry's example through the reader and the matcher: problems for an
+// entry its own example does not show (file:line of the entry).
+std::vector<knowledge::Problem> check_examples(const knowledge::Base &base, const knowledge::Matcher &km);
+// The words the built-in block readers need on continuation lines (VM fault
+// blocks, the Devices / Bundled Code Objects lists): the prefilter's extras.
+std::vector<std::string> block_literals();
 
 // Renderers.
 std::string render_text(const Report &r);
 std::string render_json(const Report &r);
-std::string render_entry_text(const SignatureInfo &s);
-std::string render_entry_json(const SignatureInfo &s);
+std::string render_entry_text(const knowledge::Entry &s);
+std::string render_entry_json(const knowledge::Entry &s);
 
 } // namespace rdnafix::explain

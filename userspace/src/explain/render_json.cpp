@@ -68,21 +68,37 @@ std::string dump(ordered_json j)
 	return j.dump(2, ' ', false, ordered_json::error_handler_t::replace) + "\n";
 }
 
-ordered_json entry_json(const SignatureInfo &s)
+ordered_json entry_json(const knowledge::Entry &s)
 {
+	namespace kn = knowledge;
+	ordered_json causes = ordered_json::array();
+	for (const auto &c : s.causes)
+		causes.push_back({{"when", kn::word(c.when)}, {"text", c.text}});
+	ordered_json captures = ordered_json::object();
+	for (const auto &c : s.captures)
+		captures[c.name] = kn::word(c.decoder);
+	ordered_json rem = ordered_json::array();
+	for (const auto &rm : s.remedies)
+		rem.push_back(remedy_json(rm));
 	return {{"id", s.id},
+		{"kind", kn::word(s.kind)},
+		{"severity", kn::word(s.severity)},
 		{"title", s.title},
-		{"severity", s.severity == Severity::harmless ? "harmless" : "error"},
-		{"signature", s.signature},
+		{"patterns", s.patterns},
+		{"captures", captures},
 		{"meaning", s.meaning},
-		{"cause", s.cause},
+		{"causes", causes},
 		{"fix", s.fix},
-		{"source", s.source}};
+		{"remedies", rem},
+		{"judge", kn::word(s.judge)},
+		{"sources", s.sources},
+		{"examples", 1},
+		{"origin", fmt::format("{}:{}", s.origin.file, s.origin.line)}};
 }
 
 } // namespace
 
-std::string render_entry_json(const SignatureInfo &s)
+std::string render_entry_json(const knowledge::Entry &s)
 {
 	return dump(entry_json(s));
 }
@@ -100,24 +116,30 @@ std::string render_json(const Report &r)
 	j["summary"] = {{"errors", r.errors()}, {"harmless", r.harmless()}};
 	ordered_json list = ordered_json::array();
 	for (const auto &e : r.explanations) {
-		const auto &s = info(e.match.sig);
+		const auto &s = *e.match.entry;
 		ordered_json x;
 		x["id"] = s.id;
-		x["title"] = s.title;
-		x["severity"] = s.severity == Severity::harmless ? "harmless" : "error";
+		x["kind"] = knowledge::word(s.kind);
+		x["title"] = knowledge::substitute(s.title, e.facts);
+		x["severity"] = knowledge::word(s.severity);
 		x["first_line"] = e.match.first_line;
 		x["last_line"] = e.match.last_line;
 		x["count"] = e.match.count;
 		x["excerpt"] = e.match.excerpt;
-		x["meaning"] = s.meaning;
+		x["meaning"] = knowledge::substitute(s.meaning, e.facts);
+		ordered_json facts = ordered_json::object();
+		for (const auto &f : e.facts)
+			facts[f.name] = {{"value", f.value}, {"text", f.text}};
+		x["facts"] = facts;
 		x["decoded"] = e.decoded;
+		x["causes"] = e.causes;
 		x["on_this_machine"] = e.here;
-		x["fix"] = e.fix.empty() ? std::vector<std::string>{std::string(s.fix)} : e.fix;
+		x["fix"] = e.fix.empty() ? std::vector<std::string>{knowledge::substitute(s.fix, e.facts)} : e.fix;
 		ordered_json rem = ordered_json::array();
 		for (const auto &rm : e.remedies)
 			rem.push_back(remedy_json(rm));
 		x["remedies"] = rem;
-		x["source"] = s.source;
+		x["sources"] = s.sources;
 		if (e.fault_status || (e.match.fault && e.match.fault->status)) {
 			const auto &f = e.fault_status ? *e.fault_status : *e.match.fault->status;
 			x["fault_status"] = {{"register", f.reg},
@@ -140,11 +162,15 @@ std::string render_json(const Report &r)
 	j["explanations"] = list;
 	ordered_json omitted = ordered_json::array();
 	for (const auto &o : r.omitted)
-		omitted.push_back({{"id", info(o.sig).id},
+		omitted.push_back({{"id", o.entry ? o.entry->id : std::string()},
 				   {"matches", o.matches},
 				   {"occurrences", o.occurrences},
 				   {"shown", {{"first", kKeep}, {"last", kKeep}}}});
 	j["omitted"] = omitted;
+	ordered_json unknown = ordered_json::array();
+	for (const auto &[n, l] : r.unrecognised)
+		unknown.push_back({{"line", n}, {"text", l}});
+	j["unrecognised"] = {{"lines", unknown}, {"count", r.unrecognised_count}};
 	return dump(std::move(j));
 }
 

@@ -21,12 +21,18 @@ void block(std::string &out, std::string_view title, const std::vector<std::stri
 
 } // namespace
 
-std::string render_entry_text(const SignatureInfo &s)
+std::string render_entry_text(const knowledge::Entry &s)
 {
-	return fmt::format("{}  {}{}\n  signature: {}\n  meaning:   {}\n  cause:     {}\n  fix:       {}\n  source:    "
-			   "{}\n",
-			   s.id, s.title, s.severity == Severity::harmless ? " (harmless)" : "", s.signature, s.meaning,
-			   s.cause, s.fix, s.source);
+	namespace kn = knowledge;
+	std::string out = fmt::format("{}  {} ({}, {})\n  means: {}\n", s.id, s.title, kn::word(s.kind),
+				      kn::word(s.severity), s.meaning);
+	for (const auto &c : s.causes)
+		out += c.when == kn::Condition::always ? fmt::format("  cause: {}\n", c.text)
+						       : fmt::format("  cause when {}: {}\n", kn::word(c.when), c.text);
+	out += fmt::format("  fix:   {}\n", s.fix);
+	for (const auto &src : s.sources)
+		out += fmt::format("  source: {}\n", src);
+	return out;
 }
 
 std::string render_text(const Report &r)
@@ -40,34 +46,46 @@ std::string render_text(const Report &r)
 		out += fmt::format("note: {}\n", core::terminal_safe(p));
 	for (const auto &c : r.context)
 		out += fmt::format("context: {}\n", core::terminal_safe(c));
-	if (r.explanations.empty()) {
+	if (r.explanations.empty() && r.omitted.empty()) {
 		out += "\nNo known failure signature found (rdnactl explain --list shows the catalogue).\n";
+		if (!r.unrecognised.empty()) {
+			out += fmt::format("Lines that look like errors ({} in all):\n", r.unrecognised_count);
+			for (const auto &[n, l] : r.unrecognised)
+				out += fmt::format("  {:>6} | {}\n", n, core::terminal_safe(l));
+		}
+		out += "What rdnactl can still check here: `rdnactl status` (driver, access, variables, kernel log) "
+		       "and `rdnactl coverage` (which GPU code is installed).\n"
+		       "To teach rdnactl this message: docs/knowledge.md in the rdnafix sources, or report it with "
+		       "the log at the project's issue tracker.\n";
 		return out;
 	}
 	for (const auto &e : r.explanations) {
-		const auto &s = info(e.match.sig);
-		out += fmt::format("\n{}  {}{} — line {}{}{}\n", s.id, s.title,
-				   s.severity == Severity::harmless ? " (harmless)" : "", e.match.first_line,
+		const auto &s = *e.match.entry;
+		out += fmt::format("\n{}  {}{} — line {}{}{}\n", s.id, knowledge::substitute(s.title, e.facts),
+				   s.severity == Severity::error ? "" : fmt::format(" ({})", knowledge::word(s.severity)),
+				   e.match.first_line,
 				   e.match.last_line != e.match.first_line ? fmt::format("-{}", e.match.last_line) : "",
 				   e.match.count > 1 ? fmt::format(", {} times", e.match.count) : "");
 		for (const auto &l : e.match.excerpt)
 			out += fmt::format("  | {}\n", core::terminal_safe(l));
-		out += fmt::format("  means: {}\n", s.meaning);
+		out += fmt::format("  means: {}\n", knowledge::substitute(s.meaning, e.facts));
 		block(out, "decoded", e.decoded);
+		block(out, "usual causes", e.causes);
 		block(out, "on this machine", e.here);
 		if (e.fix.empty())
-			out += fmt::format("  fix: {}\n", s.fix);
+			out += fmt::format("  fix: {}\n", knowledge::substitute(s.fix, e.facts));
 		else
 			block(out, "fix", e.fix);
-		out += fmt::format("  source: {}\n", s.source);
+		for (const auto &src : s.sources)
+			out += fmt::format("  source: {}\n", src);
 	}
 	for (const auto &o : r.omitted) {
-		const auto &s = info(o.sig);
+		const auto &s = *o.entry;
 		out += fmt::format("\n{}  {}: {} more distinct match(es) ({} times in the log) between the first {} "
 				   "and the last {} shown: counted, not explained\n",
 				   s.id, s.title, o.matches, o.occurrences, kKeep, kKeep);
 	}
-	out += fmt::format("\n{} known failure(s), {} harmless message(s)\n", r.errors(), r.harmless());
+	out += fmt::format("\n{} known failure(s), {} harmless message(s) or warning(s)\n", r.errors(), r.harmless());
 	return out;
 }
 

@@ -5,6 +5,7 @@
 
 #include "explain/fold.hpp"
 #include "explain/judge_support.hpp"
+#include "explain/knowledge_load.hpp"
 #include "explain/model.hpp"
 
 #include "coverage/scan.hpp"
@@ -119,35 +120,86 @@ std::optional<machine::Environment> pid_environment(long long pid, std::string *
 	return env;
 }
 
-int print_catalogue(bool json)
+int print_catalogue(const knowledge::Base &base, bool json)
 {
 	if (json) {
 		std::string out = "[\n";
 		bool first = true;
-		for (const auto &s : catalogue()) {
+		for (const auto &s : base.entries) {
 			out += (first ? "" : ",\n") + render_entry_json(s);
 			first = false;
 		}
 		print(out + "]\n");
 		return 0;
 	}
-	for (const auto &s : catalogue())
-		print(render_entry_text(s) + "\n");
+	for (const auto &s : base.entries)
+		print(fmt::format("{}  {:<11} {:<8} {}\n", s.id, knowledge::word(s.kind), knowledge::word(s.severity),
+				  s.title));
+	print(fmt::format("{} signatures (rdnactl explain RDNA-LOG-NNN prints one)\n", base.entries.size()));
+	return 0;
+}
+
+// --check-knowledge FILE: the file parsed on top of the built-in base, its
+// entries run against their own examples.
+int check_knowledge(const std::string &path, const std::vector<knowledge::SourceText> &builtin)
+{
+	io::StreamReader in(path, 4u << 20);
+	std::string text;
+	for (std::string_view piece = in.next(); !piece.empty(); piece = in.next())
+		text.append(piece);
+	if (!in.error().empty())
+		return usage_error(in.error());
+	if (in.truncated())
+		return usage_error(path + ": larger than 4 MiB: not a knowledge file");
+	knowledge::Base base;
+	std::vector<knowledge::Problem> problems;
+	knowledge::parse(builtin, &base, &problems);
+	problems.clear();
+	knowledge::Base own;
+	knowledge::parse({{path, text}}, &own, &problems);
+	knowledge::parse({{path, text}}, &base, &problems);
+	const knowledge::Matcher km(base, block_literals());
+	for (const auto &p : check_examples(base, km))
+		if (p.file == path)
+			problems.push_back(p);
+	for (const auto &p : problems)
+		print(knowledge::to_text(p) + "\n", true);
+	if (!problems.empty()) {
+		print(fmt::format("{}: {} problem(s); {} entr{} valid\n", path, problems.size(), own.entries.size(),
+				  own.entries.size() == 1 ? "y" : "ies"),
+		      true);
+		return 1;
+	}
+	std::string replaced;
+	for (const auto &e : own.entries)
+		for (const auto &b : builtin)
+			if (b.text.find("\"" + e.id + "\"") != std::string::npos)
+				replaced += (replaced.empty() ? "" : ", ") + e.id;
+	print(fmt::format("{}: {} entr{} valid, each recognises its example{}\n", path, own.entries.size(),
+			  own.entries.size() == 1 ? "y" : "ies",
+			  replaced.empty() ? "" : "; replaces built-in " + replaced));
 	return 0;
 }
 
 } // namespace
 
-int run_explain(const ExplainOptions &opts)
+int run_explain(const ExplainOptions &opts, const std::vector<knowledge::SourceText> &builtin)
 {
+	if (!opts.check_knowledge.empty())
+		return check_knowledge(opts.check_knowledge, builtin);
+	const auto kb = load_knowledge(builtin, opts.overlays);
+	for (const auto &n : kb->notes)
+		print("rdnactl explain: note: " + n + "\n", true);
 	if (opts.list)
-		return print_catalogue(opts.json);
+		return print_catalogue(kb->base, opts.json);
 	if (is_log_id_form(opts.input)) {
-		const auto *s = find_id(opts.input);
+		const auto *s = kb->base.find(opts.input);
 		if (!s)
-			return usage_error(
-				fmt::format("{} is not in the catalogue (RDNA-LOG-001 .. {}; rdnactl explain --list)",
-					    opts.input, catalogue().back().id));
+			return usage_error(fmt::format("{} is not in the catalogue ({} entries, {} .. {}; rdnactl "
+						       "explain --list)",
+						       opts.input, kb->base.entries.size(),
+						       kb->base.entries.empty() ? "" : kb->base.entries.front().id,
+						       kb->base.entries.empty() ? "" : kb->base.entries.back().id));
 		print(opts.json ? render_entry_json(*s) : render_entry_text(*s));
 		return 0;
 	}
@@ -209,11 +261,13 @@ int run_explain(const ExplainOptions &opts)
 			return std::exchange(first, std::string_view());
 		return in ? in->next() : std::string_view();
 	});
-	Matches found = match_lines(reader);
+	Matches found = match_lines(reader, *kb->matcher);
 	if (in && !in->error().empty())
 		return usage_error(in->error());
 	const Log log = reader.summary();
-	Report judged = judge(found.matches, snap, cov);
+	Report judged = judge(found.matches, snap, cov, kb->base);
+	judged.unrecognised = std::move(found.unrecognised);
+	judged.unrecognised_count = found.unrecognised_count;
 	judged.omitted = std::move(found.omitted);
 	judged.input = source.empty() ? "(no log)" : source == "-" ? "standard input" : source;
 	judged.lines = reader.lines();

@@ -6,6 +6,8 @@
 // The command line that fills the options lives in app/cmd_explain.cpp.
 #include "machine/collect.hpp"
 
+#include "knowledge/model.hpp"
+
 #include <optional>
 #include <string>
 
@@ -16,10 +18,13 @@ struct ExplainOptions {
 	std::optional<long long> pid; // --pid: audit the environment of this process
 	bool json = false;
 	bool list = false;    // --list: print the catalogue
+	std::string check_knowledge; // --check-knowledge FILE: validate a knowledge file and run its examples
+	bool overlays = true;        // read /usr/share/rdnafix/knowledge.d and /etc/rdnafix/knowledge.d
 	bool coverage = true; // false: --no-coverage
 	machine::CollectOptions machine;
 };
 
-int run_explain(const ExplainOptions &opts);
+// `builtin`: the knowledge files compiled into the program.
+int run_explain(const ExplainOptions &opts, const std::vector<knowledge::SourceText> &builtin);
 
 } // namespace rdnafix::explain

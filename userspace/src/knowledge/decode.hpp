@@ -1,0 +1,31 @@
+#pragma once
+// The captures of a match decoded with the base's tables (docs/knowledge.md,
+// "Decoders").  Pure.
+#include "knowledge/matcher.hpp"
+#include "knowledge/model.hpp"
+
+#include <string>
+#include <vector>
+
+namespace rdnafix::knowledge {
+
+struct Fact {
+	std::string name;  // the capture's name
+	std::string value; // canonical: bytes as an integer, codes as names, gfx lists comma-separated
+	std::string text;  // for people: "hipErrorNoDevice (100): no ROCm-capable device is detected"
+};
+
+// Every capture of `entry` in `captured` (several of one name: a list, or
+// the first for single values), decoded; a capture that does not decode
+// (a number out of range, a code no table knows) keeps its text and says so.
+std::vector<Fact> decode(const Entry &entry, const Tables &tables, const Captured &captured);
+
+// "15.98 GiB" -> 17158..., nullopt when not a size.
+std::optional<unsigned long long> parse_bytes(std::string_view s);
+// "4.5 GiB" for a byte count.
+std::string format_bytes(unsigned long long b);
+
+// "{name}" in `text` replaced by the decoded value's text.
+std::string substitute(std::string_view text, const std::vector<Fact> &facts);
+
+} // namespace rdnafix::knowledge
