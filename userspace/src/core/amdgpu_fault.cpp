@@ -201,10 +201,17 @@ bool parse_page_fault_line(std::string_view line, VmFault *f)
 
 bool parse_process_line(std::string_view line, VmFault *f)
 {
-	const auto at = line.find(" Process ");
+	// "  Process python pid 5578 thread ..." (Linux 6.5+) or, on a line of its own after the
+	// page-fault line, "  for process pt_main_thread pid 12924 thread ... pid 12924)" (ROCm/amdgpu#172)
+	auto at = line.find(" Process ");
+	std::size_t skip = 9;
+	if (at == std::string_view::npos) {
+		at = line.find(" for process ");
+		skip = 13;
+	}
 	if (at == std::string_view::npos || contains(line, "page fault"))
 		return false;
-	return parse_process_words(line.substr(at + 9), f);
+	return parse_process_words(line.substr(at + skip), f);
 }
 
 std::optional<std::uint64_t> hex_after(std::string_view line, std::string_view key)

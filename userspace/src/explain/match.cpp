@@ -10,6 +10,7 @@
 
 #include "core/parse.hpp"
 
+#include <algorithm>
 #include <cctype>
 #include <deque>
 
@@ -38,6 +39,9 @@ bool fault_part(std::string_view l)
 			return true;
 	if ((l.find("\t RW: 0x") != std::string_view::npos || l.find(" RW: 0x") != std::string_view::npos) &&
 	    l.find("amdgpu") != std::string_view::npos)
+		return true;
+	if (l.find("for process ") != std::string_view::npos && l.find("amdgpu") != std::string_view::npos &&
+	    l.find(" pid ") != std::string_view::npos)
 		return true;
 	if (l.find("_process_interrupt") != std::string_view::npos &&
 	    l.find("callbacks suppressed") != std::string_view::npos)
@@ -108,11 +112,40 @@ std::string joined(const std::vector<std::string> &v)
 	return s;
 }
 
+// The facts of a parsed fault as the entry's captures (the names its
+// patterns use: hub, vmid, pasid, process, pid, address).
+void fault_captures(const af::VmFault &f, const knowledge::Entry &e, Match *m)
+{
+	const auto add = [&](const char *name, std::string value) {
+		if (e.capture(name) && !value.empty())
+			m->captures.emplace_back(name, std::move(value));
+	};
+	if (!m->excerpt.empty()) {
+		const std::string_view first = m->excerpt.front();
+		const auto hub = first.find("hub");
+		const auto open = first.rfind('[', hub);
+		const auto close = first.find(']', hub == std::string_view::npos ? 0 : hub);
+		if (hub != std::string_view::npos && open != std::string_view::npos && close != std::string_view::npos &&
+		    close - open < 16)
+			add("hub", std::string(first.substr(open + 1, close - open - 1)));
+	}
+	if (f.vmid)
+		add("vmid", std::to_string(*f.vmid));
+	if (f.pasid)
+		add("pasid", std::to_string(*f.pasid));
+	add("process", f.process);
+	if (f.pid)
+		add("pid", std::to_string(*f.pid));
+	if (f.address)
+		add("address", fmt::format("0x{:x}", *f.address));
+	add("utcl2_client", f.kernel_client);
+}
+
 // A fault block: the fault-part lines from `i` on, at most 2 unrelated lines
 // apart, through the fault parser (lines numbered as in the input); each
 // fault gets the lines fed while it was open.  Returns the index of the
 // block's last fault-part line.
-std::size_t fault_block(Window &w, std::size_t i, Fold &fold, Sig vm_fault, const knowledge::Entry *entry)
+std::size_t fault_block(Window &w, std::size_t i, Fold &fold, Sig vm_fault, const knowledge::Matcher &km)
 {
 	af::VmFaultParser parser;
 	Match cur; // the lines of the fault being assembled
@@ -128,11 +161,20 @@ std::size_t fault_block(Window &w, std::size_t i, Fold &fold, Sig vm_fault, cons
 				m.first_line = f.first_index;
 				m.last_line = f.last_index;
 			}
-			const std::string key = fault_key(vm_fault, f);
+			// the entry: the VM-fault entry the fault's first line shows ([mmhub] has its own)
+			Sig sig = vm_fault;
+			if (!m.excerpt.empty())
+				for (const auto &h : km.match(m.excerpt.front()))
+					if (km.base().entries[h.entry].judge == knowledge::Judge::vm_fault)
+						sig = h.entry;
+			const std::string key = fault_key(sig, f);
 			if (fold.repeat(key))
 				continue;
-			m.sig = vm_fault;
-			m.entry = entry;
+			m.sig = sig;
+			m.entry = &km.base().entries[sig];
+			fault_captures(f, *m.entry, &m);
+			for (const auto &l : m.excerpt) // what the parser did not read (the entry's follow captures)
+				km.follows(sig, l, &m.captures);
 			m.device = f.device;
 			m.address = f.address;
 			m.fault = std::move(f);
@@ -214,6 +256,78 @@ std::optional<Sig> entry_with(const knowledge::Base &b, knowledge::Judge j)
 
 } // namespace
 
+namespace {
+
+// One entry shown by line i: its block (the no-binary lists, follow lines,
+// a group of repeats) into the fold.  Returns the index of the last line it
+// took.
+std::size_t one_hit(Window &w, std::size_t i, knowledge::Hit hit, const knowledge::Matcher &km, Fold &fold)
+{
+	const Sig sig = hit.entry;
+	const knowledge::Entry &entry = km.base().entries[sig];
+	const LogLine &li = *w.at(i);
+	const std::string_view t = li.text;
+	if (entry.judge == knowledge::Judge::no_binary) {
+		Match m = start(sig, &entry, li);
+		m.captures = std::move(hit.captures);
+		NoBinaryDecode d;
+		std::size_t j = i + 1;
+		int section = 0;
+		for (const LogLine *lj; (lj = w.at(j)) && parse_nobinary_line(lj->text, &d, &section); ++j) {
+			add_excerpt(m, *lj);
+			// the report's own lines ("Cannot find CO in the bundle LIB for ISA: ...") carry captures too
+			if (m.captures.size() < 64) {
+				for (auto &h : km.match(lj->text))
+					if (h.entry == sig)
+						m.captures.insert(m.captures.end(), h.captures.begin(), h.captures.end());
+				km.follows(sig, lj->text, &m.captures);
+			}
+			w.drop_before(j); // a list of any length in the memory of one line (line i is not used again)
+		}
+		finish_nobinary(&d);
+		// AMD_LOG_LEVEL logs print it per library: fold identical decodes.
+		std::string key = fmt::format("{}|{}|{}", sig, joined(d.devices), joined(d.bundled));
+		for (const auto &[n, v] : m.captures) // "Cannot find CO in the bundle LIB": one per library
+			key += "|" + n + "=" + v;
+		m.nobinary = std::move(d);
+		if (!fold.repeat(key))
+			fold.add(key, std::move(m));
+		return j - 1;
+	}
+	Match m = start(sig, &entry, li);
+	m.captures = std::move(hit.captures);
+	m.device = core::amdgpu_fault::device_of(t);
+	// continuation lines (lists, "Process information:"): within follow_lines of the last one
+	for (std::size_t j = i + 1; !entry.follow.empty(); ++j) {
+		const LogLine *next = w.at(j);
+		if (!next || next->number > m.last_line + entry.follow_lines)
+			break;
+		if (!km.candidate(next->text) || !km.follows(sig, next->text, &m.captures)) {
+			if (km.candidate(next->text) && !km.match(next->text).empty())
+				break;
+			continue;
+		}
+		add_excerpt(m, *next); // a follow line is still read as a line of its own (it may show another entry)
+	}
+	Match *b = fold.last();
+	if (b && entry.group && b->sig == sig && m.first_line - b->last_line <= kWindow) {
+		for (const auto &x : m.excerpt)
+			if (b->excerpt.size() < kExcerpt)
+				b->excerpt.push_back(x);
+		b->last_line = m.last_line;
+		b->captures.insert(b->captures.end(), m.captures.begin(), m.captures.end());
+		++b->count;
+		return i;
+	}
+	// identical single-line signatures anywhere in the log: one match, counted
+	const std::string key = entry.group ? std::string() : match_key(m);
+	if (!fold.repeat(key))
+		fold.add(key, std::move(m));
+	return i;
+}
+
+} // namespace
+
 Matches match_lines(LineSource &src, const knowledge::Matcher &km, std::size_t keep)
 {
 	const auto &base = km.base();
@@ -227,68 +341,29 @@ Matches match_lines(LineSource &src, const knowledge::Matcher &km, std::size_t k
 		const std::string_view t = w.at(i)->text;
 		if (!km.candidate(t))
 			continue;
+		auto hits = km.match(t);
 		if (vm_fault && fault_part(t) && t.find("callbacks suppressed") == std::string_view::npos) {
-			i = fault_block(w, i, fold, *vm_fault, &base.entries[*vm_fault]);
+			// the block is the entry its first line shows when that is a VM-fault entry ([mmhub] has its own)
+			Sig vs = *vm_fault;
+			for (const auto &h : hits)
+				if (base.entries[h.entry].judge == knowledge::Judge::vm_fault)
+					vs = h.entry;
+			i = fault_block(w, i, fold, vs, km);
 			continue;
 		}
-		auto hit = km.match(t);
-		if (!hit) {
+		if (hits.empty()) {
 			if (looks_like_error(t) && unrecognised_count++ < 8)
 				unrecognised.emplace_back(w.at(i)->number, std::string(t.substr(0, 300)));
 			continue;
 		}
-		const Sig sig = hit->entry;
-		const knowledge::Entry &entry = base.entries[sig];
-		const LogLine &li = *w.at(i);
-		if (entry.judge == knowledge::Judge::no_binary) {
-			Match m = start(sig, &entry, li);
-			m.captures = std::move(hit->captures);
-			NoBinaryDecode d;
-			std::size_t j = i + 1;
-			int section = 0;
-			for (const LogLine *lj; (lj = w.at(j)) && parse_nobinary_line(lj->text, &d, &section); ++j) {
-				add_excerpt(m, *lj);
-				w.drop_before(j);
-			}
-			finish_nobinary(&d);
-			// AMD_LOG_LEVEL logs print it per library: fold identical decodes.
-			const std::string key = fmt::format("{}|{}|{}", sig, joined(d.devices), joined(d.bundled));
-			m.nobinary = std::move(d);
-			i = j - 1;
-			if (!fold.repeat(key))
-				fold.add(key, std::move(m));
-			continue;
-		}
-		Match m = start(sig, &entry, li);
-		m.captures = std::move(hit->captures);
-		m.device = core::amdgpu_fault::device_of(t);
-		// continuation lines (lists, "Process information:"): within follow_lines of the last one
-		for (std::size_t j = i + 1;; ++j) {
-			const LogLine *next = w.at(j);
-			if (!next || next->number > m.last_line + entry.follow_lines || entry.follow.empty())
-				break;
-			if (!km.candidate(next->text) || !km.follows(sig, next->text, &m.captures)) {
-				if (km.candidate(next->text) && km.match(next->text))
-					break;
-				continue;
-			}
-			add_excerpt(m, *next);
-			i = j;
-		}
-		Match *b = fold.last();
-		if (b && entry.group && b->sig == sig && m.first_line - b->last_line <= kWindow) {
-			for (const auto &x : m.excerpt)
-				if (b->excerpt.size() < kExcerpt)
-					b->excerpt.push_back(x);
-			b->last_line = m.last_line;
-			b->captures.insert(b->captures.end(), m.captures.begin(), m.captures.end());
-			++b->count;
-			continue;
-		}
-		// identical single-line signatures anywhere in the log: one match, counted
-		const std::string key = entry.group ? std::string() : match_key(m);
-		if (!fold.repeat(key))
-			fold.add(key, std::move(m));
+		// the no-binary report last: it drops the lines it read, line i included
+		std::stable_partition(hits.begin(), hits.end(), [&](const knowledge::Hit &h) {
+			return base.entries[h.entry].judge != knowledge::Judge::no_binary;
+		});
+		std::size_t last = i;
+		for (auto &hit : hits)
+			last = std::max(last, one_hit(w, i, std::move(hit), km, fold));
+		i = last;
 	}
 	Matches out = fold.take();
 	out.unrecognised = std::move(unrecognised);

@@ -50,7 +50,6 @@ struct Matcher::Impl {
 	struct Pat {
 		std::size_t entry = 0;
 		std::unique_ptr<RE2> re;
-		std::size_t literal_chars = 0; // the sum of its required literals' lengths: its specificity
 	};
 	std::unique_ptr<RE2> prefilter;
 	std::unique_ptr<RE2::Set> set;
@@ -83,12 +82,8 @@ Matcher::Matcher(const Base &base, std::vector<std::string> extra_literals) : ba
 				problem(e, re->ok() ? set_err : re->error());
 				continue;
 			}
-			std::size_t chars = 0;
-			for (auto &l : lits) {
-				chars += l.size();
-				literals.insert(std::move(l));
-			}
-			impl_->pats.push_back({i, std::move(re), chars});
+			literals.insert(lits.begin(), lits.end());
+			impl_->pats.push_back({i, std::move(re)});
 		}
 		for (const auto &p : e.exclude)
 			if (auto re = std::make_unique<RE2>(p, options()); re->ok())
@@ -142,12 +137,13 @@ Captured captures_of(const RE2 &re, std::string_view line)
 
 } // namespace
 
-std::optional<Hit> Matcher::match(std::string_view line) const
+std::vector<Hit> Matcher::match(std::string_view line) const
 {
+	std::vector<Hit> out;
 	std::vector<int> which;
 	if (!impl_->set->Match(re2::StringPiece(line.data(), line.size()), &which) || which.empty())
-		return std::nullopt;
-	const Impl::Pat *best = nullptr;
+		return out;
+	std::sort(which.begin(), which.end());
 	const auto excluded = [&](std::size_t entry) {
 		for (const auto &re : impl_->exclude[entry])
 			if (RE2::PartialMatch(re2::StringPiece(line.data(), line.size()), *re))
@@ -156,15 +152,13 @@ std::optional<Hit> Matcher::match(std::string_view line) const
 	};
 	for (int w : which) {
 		const auto &p = impl_->pats.at(std::size_t(w));
-		if (excluded(p.entry))
+		if (std::any_of(out.begin(), out.end(), [&](const Hit &h) { return h.entry == p.entry; }) ||
+		    excluded(p.entry))
 			continue;
-		if (!best || p.literal_chars > best->literal_chars ||
-		    (p.literal_chars == best->literal_chars && p.entry < best->entry))
-			best = &p;
+		out.push_back(Hit{p.entry, captures_of(*p.re, line)});
 	}
-	if (!best)
-		return std::nullopt;
-	return Hit{best->entry, captures_of(*best->re, line)};
+	std::sort(out.begin(), out.end(), [](const Hit &a, const Hit &b) { return a.entry < b.entry; });
+	return out;
 }
 
 bool Matcher::follows(std::size_t entry, std::string_view line, Captured *out) const

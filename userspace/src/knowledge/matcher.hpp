@@ -5,8 +5,10 @@
 //      them is not looked at again;
 //   2. RE2::Set of every entry's patterns: which patterns match the line,
 //      in one pass;
-//   3. the captures of the winning pattern (the one with the most literal
-//      characters: the most specific), by its own RE2.
+//   3. per entry that matches, the captures of its first matching pattern,
+//      by that pattern's own RE2 (a line can show two entries: "HIP API
+//      error = 0100 \"no ROCm-capable device is detected\"" is a HIP error
+//      number and no device).
 // RE2 runs in time linear in the line, whatever the pattern (no
 // backtracking): a hostile log cannot make it slow.  Pure.
 #include "knowledge/model.hpp"
@@ -39,8 +41,9 @@ public:
 	const Base &base() const { return base_; }
 	// True when the line contains a literal that some pattern needs (or an extra one).
 	bool candidate(std::string_view line) const;
-	// The entry a line shows (after the prefilter), nullopt when none.
-	std::optional<Hit> match(std::string_view line) const;
+	// The entries a line shows (after the prefilter), in entry order: one hit
+	// per entry (its first pattern that matches); empty when none.
+	std::vector<Hit> match(std::string_view line) const;
 	// Whether `line` continues a block of entry `entry` (its `follow` patterns);
 	// the captures are appended.
 	bool follows(std::size_t entry, std::string_view line, Captured *out) const;

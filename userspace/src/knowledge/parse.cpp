@@ -157,7 +157,7 @@ std::optional<core::Remedy> remedy(Reader &r, const toml::table &t, std::size_t 
 	if (*kind == "module_option")
 		return core::ModuleOption{s("module"), s("name"), s("value"), s("file", false)};
 	if (*kind == "join_group")
-		return core::JoinGroup{s("group"), ""};
+		return core::JoinGroup{t.get("group") ? s("group") : s("name"), ""};
 	if (*kind == "install_package")
 		return core::InstallPackage{core::InstallPackage::Kind::package, s("name")};
 	r.bad(t.get("kind"), line,
@@ -229,8 +229,8 @@ std::optional<Entry> entry(Reader &r, const toml::table &t, std::size_t line)
 				      fmt::format("{}: source `{}` is a file of this repository; cite upstream", ctx, s));
 	if (const auto *n = t.get("follow_lines")) {
 		const auto v = n->value<int64_t>();
-		if (!v || *v < 1 || *v > 4096)
-			r.bad(n, line, ctx + ": `follow_lines` must be an integer 1..4096");
+		if (!v || *v < 1 || *v > 256)
+			r.bad(n, line, ctx + ": `follow_lines` must be an integer 1..256");
 		else
 			e.follow_lines = unsigned(*v);
 	}
