@@ -341,16 +341,12 @@ Matches match_lines(LineSource &src, const knowledge::Matcher &km, std::size_t k
 		const std::string_view t = w.at(i)->text;
 		if (!km.candidate(t))
 			continue;
-		auto hits = km.match(t);
 		if (vm_fault && fault_part(t) && t.find("callbacks suppressed") == std::string_view::npos) {
-			// the block is the entry its first line shows when that is a VM-fault entry ([mmhub] has its own)
-			Sig vs = *vm_fault;
-			for (const auto &h : hits)
-				if (base.entries[h.entry].judge == knowledge::Judge::vm_fault)
-					vs = h.entry;
-			i = fault_block(w, i, fold, vs, km);
+			// each fault of the block takes the VM-fault entry its first line shows ([mmhub] has its own)
+			i = fault_block(w, i, fold, *vm_fault, km);
 			continue;
 		}
+		auto hits = km.match(t);
 		if (hits.empty()) {
 			if (looks_like_error(t) && unrecognised_count++ < 8)
 				unrecognised.emplace_back(w.at(i)->number, std::string(t.substr(0, 300)));
