@@ -15,7 +15,7 @@ _rdnactl_options()
         status)       echo "$_rdnactl_machine --format --json --output --no-coverage --color --help" ;;
         env)          echo "$_rdnactl_machine --shell --help" ;;
         coverage)     echo "$_rdnactl_machine --python --gfx --no-system --json --stats --help" ;;
-        explain)      echo "--pid $_rdnactl_machine --json --list --no-coverage --help" ;;
+        explain)      echo "--pid $_rdnactl_machine --json --list --no-coverage --check-knowledge --no-overlays --help" ;;
         fix)          echo "$_rdnactl_machine --dry-run --json --no-initramfs --help" ;;
         validate)     echo "--quick --full --case --list --json --if-stack-changed --brief --timeout --kill-grace
                             --inject-error --torch --capacity-fraction --history-db --no-history --device --api --help" ;;
@@ -57,7 +57,7 @@ _rdnactl()
 
     case $prev in
         --root)  COMPREPLY=($(compgen -d -- "$cur")); return ;;
-        --env|--python|--history-db|--plot|--output) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        --env|--python|--history-db|--plot|--output|--check-knowledge) COMPREPLY=($(compgen -f -- "$cur")); return ;;
         --user)  COMPREPLY=($(compgen -u -- "$cur")); return ;;
         --color) COMPREPLY=($(compgen -W "auto always never" -- "$cur")); return ;;
         --format) COMPREPLY=($(compgen -W "text json prometheus" -- "$cur")); return ;;
