@@ -467,8 +467,12 @@ Report judge(const std::vector<Match> &matches, const machine::Snapshot &snap, c
 		const knowledge::Entry &entry = *mt.entry;
 		e.facts = knowledge::decode(entry, base.tables, mt.captures);
 		facts_into_match(e.facts, &e.match);
+		// the judges of faults and code objects say what they decoded in their own words
+		const bool own_words = entry.judge == Judge::code_object || entry.judge == Judge::no_binary ||
+				       entry.judge == Judge::kfd_fault || entry.judge == Judge::vm_fault;
 		for (const auto &f : e.facts)
-			e.decoded.push_back(fmt::format("{}: {}", f.name, f.text));
+			if (!own_words)
+				e.decoded.push_back(fmt::format("{}: {}", f.name, f.text));
 		for (const auto &c : entry.causes) {
 			const std::string text = knowledge::substitute(c.text, e.facts);
 			if (c.when == knowledge::Condition::always)
@@ -502,7 +506,9 @@ Report judge(const std::vector<Match> &matches, const machine::Snapshot &snap, c
 		case Judge::none:
 			break;
 		}
-		e.remedies.insert(e.remedies.end(), entry.remedies.begin(), entry.remedies.end());
+		for (const auto &rm : entry.remedies)
+			if (holds(m, rm.when))
+				e.remedies.push_back(rm.change);
 		dedupe(&e.here);
 		dedupe(&e.fix);
 		if (e.remedies.empty())

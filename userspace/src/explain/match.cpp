@@ -40,7 +40,8 @@ bool fault_part(std::string_view l)
 	if ((l.find("\t RW: 0x") != std::string_view::npos || l.find(" RW: 0x") != std::string_view::npos) &&
 	    l.find("amdgpu") != std::string_view::npos)
 		return true;
-	if (l.find("for process ") != std::string_view::npos && l.find("amdgpu") != std::string_view::npos &&
+	if ((l.find("for process ") != std::string_view::npos || l.find(" in process ") != std::string_view::npos) &&
+	    l.find("amdgpu") != std::string_view::npos &&
 	    l.find(" pid ") != std::string_view::npos)
 		return true;
 	if (l.find("_process_interrupt") != std::string_view::npos &&
@@ -237,6 +238,29 @@ bool looks_like_error(std::string_view t)
 	return false;
 }
 
+// Two lines that differ only in numbers (timestamps, sequence numbers, handles).
+bool same_shape(std::string_view a, std::string_view b)
+{
+	std::size_t i = 0, j = 0;
+	const auto hexish = [](char c) { return std::isxdigit(static_cast<unsigned char>(c)) != 0; };
+	while (i < a.size() || j < b.size()) {
+		const bool na = i < a.size() && std::isdigit(static_cast<unsigned char>(a[i]));
+		const bool nb = j < b.size() && std::isdigit(static_cast<unsigned char>(b[j]));
+		if (na && nb) { // a number (with hex digits after a digit) on both sides
+			while (i < a.size() && (hexish(a[i]) || a[i] == 'x'))
+				++i;
+			while (j < b.size() && (hexish(b[j]) || b[j] == 'x'))
+				++j;
+			continue;
+		}
+		if (i >= a.size() || j >= b.size() || a[i] != b[j])
+			return false;
+		++i;
+		++j;
+	}
+	return true;
+}
+
 // The key of the fold for a single-line match: the entry and what it captured.
 std::string match_key(const Match &m)
 {
@@ -311,12 +335,16 @@ std::size_t one_hit(Window &w, std::size_t i, knowledge::Hit hit, const knowledg
 	}
 	Match *b = fold.last();
 	if (b && entry.group && b->sig == sig && m.first_line - b->last_line <= kWindow) {
+		// a repeat of the block's first line counts; another line of the sequence ("GPU reset
+		// succeeded" after "GPU reset begin!") only joins it
+		if (!b->excerpt.empty() && same_shape(b->excerpt.front(), t))
+			++b->count;
 		for (const auto &x : m.excerpt)
 			if (b->excerpt.size() < kExcerpt)
 				b->excerpt.push_back(x);
 		b->last_line = m.last_line;
-		b->captures.insert(b->captures.end(), m.captures.begin(), m.captures.end());
-		++b->count;
+		if (b->captures.size() < 64)
+			b->captures.insert(b->captures.end(), m.captures.begin(), m.captures.end());
 		return i;
 	}
 	// identical single-line signatures anywhere in the log: one match, counted

@@ -78,8 +78,11 @@ ordered_json entry_json(const knowledge::Entry &s)
 	for (const auto &c : s.captures)
 		captures[c.name] = kn::word(c.decoder);
 	ordered_json rem = ordered_json::array();
-	for (const auto &rm : s.remedies)
-		rem.push_back(remedy_json(rm));
+	for (const auto &rm : s.remedies) {
+		auto x = remedy_json(rm.change);
+		x["when"] = kn::word(rm.when);
+		rem.push_back(std::move(x));
+	}
 	return {{"id", s.id},
 		{"kind", kn::word(s.kind)},
 		{"severity", kn::word(s.severity)},
@@ -134,7 +137,9 @@ std::string render_json(const Report &r)
 		x["decoded"] = e.decoded;
 		x["causes"] = e.causes;
 		x["on_this_machine"] = e.here;
-		x["fix"] = e.fix.empty() ? std::vector<std::string>{knowledge::substitute(s.fix, e.facts)} : e.fix;
+		std::vector<std::string> fix{knowledge::substitute(s.fix, e.facts)}; // the entry's, then this machine's
+		fix.insert(fix.end(), e.fix.begin(), e.fix.end());
+		x["fix"] = fix;
 		ordered_json rem = ordered_json::array();
 		for (const auto &rm : e.remedies)
 			rem.push_back(remedy_json(rm));

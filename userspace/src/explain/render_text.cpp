@@ -72,10 +72,8 @@ std::string render_text(const Report &r)
 		block(out, "decoded", e.decoded);
 		block(out, "usual causes", e.causes);
 		block(out, "on this machine", e.here);
-		if (e.fix.empty())
-			out += fmt::format("  fix: {}\n", knowledge::substitute(s.fix, e.facts));
-		else
-			block(out, "fix", e.fix);
+		out += fmt::format("  fix: {}\n", knowledge::substitute(s.fix, e.facts));
+		block(out, "on this machine, do", e.fix);
 		for (const auto &src : s.sources)
 			out += fmt::format("  source: {}\n", src);
 	}

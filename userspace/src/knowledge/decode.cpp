@@ -222,8 +222,13 @@ std::string substitute(std::string_view text, const std::vector<Fact> &facts)
 		}
 		const std::string_view name = text.substr(open + 1, close - open - 1);
 		const auto f = std::find_if(facts.begin(), facts.end(), [&](const Fact &x) { return x.name == name; });
-		if (f != facts.end())
+		const bool placeholder = !name.empty() && std::all_of(name.begin(), name.end(), [](char c) {
+			return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';
+		});
+		if (f != facts.end() && !f->value.empty())
 			out += f->value;
+		else if (placeholder)
+			out += "(not printed)"; // the log's line did not carry this capture
 		else
 			out.append(text.substr(open, close - open + 1));
 		at = close + 1;

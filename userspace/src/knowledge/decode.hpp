@@ -25,7 +25,8 @@ std::optional<unsigned long long> parse_bytes(std::string_view s);
 // "4.5 GiB" for a byte count.
 std::string format_bytes(unsigned long long b);
 
-// "{name}" in `text` replaced by the decoded value's text.
+// "{name}" in `text` replaced by the decoded value ("(not printed)" when the
+// log did not carry that capture).
 std::string substitute(std::string_view text, const std::vector<Fact> &facts);
 
 } // namespace rdnafix::knowledge

@@ -45,6 +45,12 @@ struct Cause {
 	std::string text;
 };
 
+// A typed change, offered when its condition holds on this machine.
+struct Remedy {
+	Condition when = Condition::always;
+	core::Remedy change;
+};
+
 struct Capture {
 	std::string name;
 	Decoder decoder = Decoder::text;
@@ -69,7 +75,7 @@ struct Entry {
 	std::vector<Capture> captures;
 	std::string meaning, fix;
 	std::vector<Cause> causes;
-	std::vector<core::Remedy> remedies;
+	std::vector<Remedy> remedies;
 	std::vector<std::string> sources;
 	Judge judge = Judge::none;
 	std::string example;

@@ -320,8 +320,20 @@ std::optional<Entry> entry(Reader &r, const toml::table &t, std::size_t line)
 		if (const auto *a = n->as_array()) {
 			for (const auto &el : *a) {
 				if (const auto *rt = el.as_table()) {
-					if (auto rem = remedy(r, *rt, el.source().begin.line, ctx + " remedy"))
-						e.remedies.push_back(std::move(*rem));
+					auto rem = remedy(r, *rt, el.source().begin.line, ctx + " remedy");
+					Remedy x;
+					if (const auto w = r.str(*rt, "when", line, false, ctx + " remedy")) {
+						if (auto v = from_word(kConditions, *w))
+							x.when = *v;
+						else
+							r.bad(rt->get("when"), line,
+							      fmt::format("{}: remedy when `{}` is not one of {}", ctx, *w,
+									  words_of(kConditions)));
+					}
+					if (rem) {
+						x.change = std::move(*rem);
+						e.remedies.push_back(std::move(x));
+					}
 				} else {
 					r.bad(&el, line, ctx + ": each [[signature.remedy]] must be a table");
 				}
