@@ -18,6 +18,7 @@
 #include "core/proc_stat.hpp"
 
 #include <cstdio>
+#include <limits>
 #include <optional>
 #include <utility>
 
@@ -27,7 +28,9 @@ namespace rdnafix::explain {
 
 namespace {
 
-constexpr std::size_t kMaxInput = 256u * 1024 * 1024; // a log longer than this is read up to here
+// No cap on the input: the reader holds a piece and a line, so a log of any length is read to its
+// end and its newest lines are judged.
+constexpr std::size_t kMaxInput = std::numeric_limits<std::size_t>::max();
 
 // "RDNA-LOG-" and three digits: an id of the catalogue's form (find_id says
 // whether it is one).  A hand-written check, not <regex>: GCC 12 at -O1 with
@@ -224,10 +227,6 @@ int run_explain(const ExplainOptions &opts)
 			fmt::format("more than {} distinct matches: the repeats of the {} found after "
 				    "those were not recognised (each was counted as a distinct match)",
 				    detail::kMaxKeys, found.unfolded));
-	if (in && in->truncated())
-		judged.problems.push_back(
-			fmt::format("the input is larger than {} MiB: only the first {} MiB were read", kMaxInput >> 20,
-				    kMaxInput >> 20));
 	judged.context = std::move(r.context);
 	print(opts.json ? render_json(judged) : render_text(judged));
 	return judged.errors() > 0 ? 1 : 0;
