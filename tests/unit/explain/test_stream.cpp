@@ -153,3 +153,97 @@ TEST_CASE("fold: the order of first appearance is kept across signatures", "[exp
 	REQUIRE(id_of(m[3].sig) == "RDNA-LOG-007");
 	REQUIRE(m[3].first_line == 11);
 }
+
+TEST_CASE("reader: a prefilter's rejected lines are counted, never returned", "[explain][prefilter]")
+{
+	const std::string text = "[    1.000000] usb 1-4: new high-speed USB device\n"
+				 "\n"
+				 "[    2.000000] amdgpu 0000:c2:00.0: amdgpu: [gfxhub] page fault (src_id:0)\n"
+				 "   \t\n"
+				 "[    3.000000] r8169 0000:04:00.0 enp4s0: Link is Up\n"
+				 "6,123,456,-;amdgpu 0000:c2:00.0: amdgpu: [gfxhub] page fault (pasid:9)\r\n"
+				 "[    4.000000] \n"
+				 "the last line, no newline at its end";
+	std::vector<std::string> seen; // what the prefilter was given
+	std::size_t at = 0;
+	LogReader r(
+		[&]() -> std::string_view {
+			const auto piece = std::string_view(text).substr(std::min(at, text.size()), 5);
+			at += piece.size();
+			return piece;
+		},
+		[&](std::string_view line) {
+			seen.emplace_back(line);
+			return line.find("page fault") != std::string_view::npos;
+		});
+	std::vector<LogLine> got;
+	while (auto l = r.next())
+		got.push_back(std::move(*l));
+	// only the candidates, with the input's line numbers, their prefixes removed
+	REQUIRE(got.size() == 2);
+	CHECK(got[0].number == 3);
+	CHECK(got[0].text == "amdgpu 0000:c2:00.0: amdgpu: [gfxhub] page fault (src_id:0)");
+	CHECK(got[0].format == LineFormat::dmesg);
+	CHECK(got[1].number == 6);
+	CHECK(got[1].text == "amdgpu 0000:c2:00.0: amdgpu: [gfxhub] page fault (pasid:9)");
+	CHECK(got[1].format == LineFormat::kmsg);
+	// the prefilter saw each non-blank line as read (prefix kept, line end removed), once
+	const std::vector<std::string> expected_seen = {
+		"[    1.000000] usb 1-4: new high-speed USB device",
+		"[    2.000000] amdgpu 0000:c2:00.0: amdgpu: [gfxhub] page fault (src_id:0)",
+		"[    3.000000] r8169 0000:04:00.0 enp4s0: Link is Up",
+		"6,123,456,-;amdgpu 0000:c2:00.0: amdgpu: [gfxhub] page fault (pasid:9)",
+		"[    4.000000] ",
+		"the last line, no newline at its end",
+	};
+	CHECK(seen == expected_seen);
+	// lines(): every non-blank line read, candidate or not
+	CHECK(r.lines() == 6);
+	CHECK(r.summary().bytes == text.size());
+	// without a prefilter: the same lines as read_log, every one
+	const Log all = read_log(text);
+	REQUIRE(all.lines.size() == 5);
+	CHECK(all.lines[1].number == 3);
+	CHECK(all.lines[4].number == 8);
+}
+
+TEST_CASE("reader: a prefilter that rejects everything yields nothing and counts every line", "[explain][prefilter]")
+{
+	std::string text;
+	for (int i = 0; i < 1000; ++i)
+		text += "[ 1.0] line " + std::to_string(i) + "\n\n";
+	bool given = false;
+	LogReader r(
+		[&]() -> std::string_view {
+			if (given)
+				return {};
+			given = true;
+			return text;
+		},
+		[](std::string_view) { return false; });
+	CHECK_FALSE(r.next());
+	CHECK(r.lines() == 1000);
+	CHECK(r.summary().problems.empty());
+}
+
+TEST_CASE("reader: every control byte becomes '?' wherever it stands in the line", "[explain]")
+{
+	// each byte value at each offset of an 8-byte word (the replacement works a word at a time)
+	for (std::size_t offset = 0; offset < 9; ++offset) {
+		INFO(offset);
+		std::string line = "x" + std::string(offset, 'a');
+		for (int b = 1; b < 256; ++b)
+			if (b != '\n' && b != '\r')
+				line += static_cast<char>(b);
+		line += std::string(1, '\0') + "tail";
+		const Log log = read_log(line + "\n");
+		REQUIRE(log.lines.size() == 1);
+		std::string expected = line;
+		for (char &c : expected) {
+			const unsigned char u = static_cast<unsigned char>(c);
+			if ((u < 0x20 && c != '\t') || u == 0x7f)
+				c = '?';
+		}
+		CHECK(log.lines[0].text == expected);
+	}
+}

@@ -35,7 +35,8 @@ using knowledge::Severity;
 
 // ---- the log ---------------------------------------------------------------
 
-enum class LineFormat { plain, dmesg, journal, kmsg, python };
+// hip: the AMD_LOG_LEVEL prefix of HIP / CLR (":1:hip_code_object.cpp :507 : 1234 us: 42: [tid:0x7f] ").
+enum class LineFormat { plain, dmesg, journal, kmsg, python, hip };
 
 struct LogLine {
 	std::size_t number = 0; // 1-based line number in the input
@@ -60,19 +61,29 @@ public:
 // The reader (read_log.cpp) over input that arrives in pieces: memory holds
 // one piece and one line, whatever the length of the log.  Blank lines are
 // skipped (their numbers are counted); lines longer than 64 KiB are cut.
+// The optional prefilter sees each line as read (without its line end, cut
+// at 64 KiB, before any prefix is removed); a line it rejects is counted but
+// never becomes a LogLine (no copy, no prefix work).
 class LogReader : public LineSource {
 public:
-	using Pieces = std::function<std::string_view()>; // the next piece of the input, empty at its end
-	explicit LogReader(Pieces pieces) : pieces_(std::move(pieces)) {}
+	using Pieces = std::function<std::string_view()>;        // the next piece of the input, empty at its end
+	using Candidate = std::function<bool(std::string_view)>; // false: the line cannot match, skip it
+	explicit LogReader(Pieces pieces, Candidate candidate = {})
+	    : pieces_(std::move(pieces)), candidate_(std::move(candidate))
+	{
+	}
 	std::optional<LogLine> next() override;
 	// What was read, once next() has returned nullopt: bytes, problems,
 	// binary (Log::lines stays empty; lines() is their number).
 	Log summary() const;
+	// The lines read that are not blank (candidates or not).
 	std::size_t lines() const { return lines_; }
 
 private:
 	bool take_line(std::string_view *raw, std::size_t *length);
+	void probe(std::string_view piece);
 	Pieces pieces_;
+	Candidate candidate_;
 	std::string_view piece_;
 	std::string partial_;         // a line split over pieces (at most 64 KiB + 1 byte of it)
 	std::size_t partial_len_ = 0; // its whole length

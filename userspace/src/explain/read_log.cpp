@@ -1,10 +1,15 @@
 // The log reader: text in (in pieces, as it is read), lines out, without the
 // prefixes that dmesg, journalctl and /dev/kmsg put in front of the kernel's
-// message.  Never fails: binary junk is replaced and reported, very long
-// lines are cut; memory holds one piece and one line.
+// message and HIP's AMD_LOG_LEVEL put in front of its own.  Never fails:
+// binary junk is replaced and reported, very long lines are cut; memory
+// holds one piece and one line.  Every prefix test looks at a bounded start
+// of the line, so a line costs a memchr for its end and what the prefilter
+// spends on it.
 #include "explain/model.hpp"
 
 #include <cctype>
+#include <cstdint>
+#include <cstring>
 
 #include <fmt/format.h>
 
@@ -25,8 +30,8 @@ std::size_t dmesg_prefix(std::string_view s)
 {
 	if (s.empty() || s[0] != '[')
 		return 0;
-	const auto close = s.find(']');
-	if (close == std::string_view::npos || close > 40)
+	const auto close = s.substr(0, 41).find(']');
+	if (close == std::string_view::npos)
 		return 0;
 	const std::string_view in = s.substr(1, close - 1);
 	bool dotted = false, digits = false, ctime = in.size() >= 20 && in.find(':') != std::string_view::npos;
@@ -49,8 +54,10 @@ std::size_t dmesg_prefix(std::string_view s)
 // "<prio>,<seq>,<usec>,<flags>;" (/dev/kmsg, `dmesg -r` style records).
 std::size_t kmsg_prefix(std::string_view s)
 {
-	const auto semi = s.find(';');
-	if (semi == std::string_view::npos || semi > 64)
+	if (s.empty() || !(is_digit(s[0]) || s[0] == ','))
+		return 0;
+	const auto semi = s.substr(0, 65).find(';');
+	if (semi == std::string_view::npos)
 		return 0;
 	int commas = 0;
 	for (std::size_t i = 0; i < semi; ++i) {
@@ -65,22 +72,111 @@ std::size_t kmsg_prefix(std::string_view s)
 // journalctl: "Jan 09 18:55:45 host kernel: " or "2024-08-18T01:19:27.141093+00:00 host kernel: ".
 std::size_t journal_prefix(std::string_view s)
 {
-	const auto k = s.find(" kernel: ");
-	if (k == std::string_view::npos || k > 96)
-		return 0;
 	// the part before must be a timestamp and a host name: starts with a month name or a date
 	const bool month = s.size() > 15 && std::isupper(static_cast<unsigned char>(s[0])) && s[3] == ' ' &&
 			   s[6] == ' ' && s[9] == ':' && s[12] == ':';
 	const bool iso = s.size() > 19 && is_digit(s[0]) && s[4] == '-' && s[7] == '-' && s[10] == 'T';
 	if (!month && !iso)
 		return 0;
-	return k + 9;
+	const auto k = s.substr(0, 96 + 9).find(" kernel: ");
+	return k == std::string_view::npos ? 0 : k + 9;
+}
+
+// HIP / CLR with AMD_LOG_LEVEL=N (rocclr's ClPrint): ":N:FILE<padding>:LINE<padding>: TIME us: " and
+// then, as the version prints it, "PID: [tid:0x…] ", "[pid:PID tid:0x…] " or nothing, e.g.
+//   ":1:hip_code_object.cpp      :507 : 221750325580 us: 1255284: [tid:0x7fcc46391bc0]   Devices:"
+//   ":3:rocdevice.cpp            :468 : 14902569084 us: [pid:32899 tid:0x71038c239180] Initializing HSA stack."
+// The length up to the message (one space after the prefix is its own), 0 when the line is not of
+// this form: a level 0-5, numbers of at most 20 digits, a bracket closed within the prefix.
+std::size_t hip_prefix(std::string_view s)
+{
+	if (s.size() < 4 || s[0] != ':' || s[1] < '0' || s[1] > '5' || s[2] != ':')
+		return 0;
+	s = s.substr(0, 192); // the longest prefix HIP prints is well below
+	std::size_t i = 3;
+	const auto spaces = [&] {
+		while (i < s.size() && s[i] == ' ')
+			++i;
+	};
+	const auto number = [&](std::size_t max) {
+		const std::size_t from = i;
+		while (i < s.size() && is_digit(s[i]))
+			++i;
+		return i > from && i - from <= max;
+	};
+	const auto is_file = [](char c) {
+		return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.' || c == '-';
+	};
+	const std::size_t file = i;
+	while (i < s.size() && is_file(s[i]))
+		++i;
+	if (i == file)
+		return 0;
+	spaces();
+	if (i >= s.size() || s[i++] != ':' || !number(9))
+		return 0;
+	spaces();
+	if (i >= s.size() || s[i++] != ':')
+		return 0;
+	spaces();
+	if (!number(20) || s.substr(i, 4) != " us:")
+		return 0;
+	i += 4;
+	// "PID:" (CLR of ROCm 5.x)
+	if (std::size_t at = i; s.substr(i, 1) == " " && (++i, number(10)) && s.substr(i, 1) == ":")
+		++i;
+	else
+		i = at;
+	// "[tid:0x…]", "[pid:PID tid:0x…]", "[pid:PID tid: 0x…]"
+	if (s.substr(i, 6) == " [tid:" || s.substr(i, 6) == " [pid:") {
+		const auto close = s.find(']', i);
+		if (close == std::string_view::npos)
+			return 0;
+		for (std::size_t k = i + 6; k < close; ++k)
+			if (!std::isalnum(static_cast<unsigned char>(s[k])) && s[k] != ' ' && s[k] != ':')
+				return 0;
+		i = close + 1;
+	}
+	if (i < s.size() && s[i] == ' ')
+		++i;
+	return i;
 }
 
 bool python_line(std::string_view s)
 {
 	return s.starts_with("Traceback (most recent call last)") || s.starts_with("  File \"") ||
 	       s.find("Error: ") != std::string_view::npos;
+}
+
+bool blank(std::string_view s)
+{
+	return s.find_first_not_of(" \t") == std::string_view::npos;
+}
+
+// Control bytes (NUL included, tab not) become '?', in place.  Eight bytes
+// at a time: a word without a byte below 0x20 or 0x7f is left as it is.
+void replace_controls(std::string &s)
+{
+	constexpr std::uint64_t ones = 0x0101010101010101ull, highs = 0x8080808080808080ull;
+	const auto fix = [](char &c) {
+		const unsigned char u = static_cast<unsigned char>(c);
+		if ((u < 0x20 && u != '\t') || u == 0x7f)
+			c = '?';
+	};
+	char *p = s.data();
+	const std::size_t n = s.size();
+	std::size_t i = 0;
+	for (; i + 8 <= n; i += 8) {
+		std::uint64_t w;
+		std::memcpy(&w, p + i, 8);
+		const std::uint64_t del = w ^ (ones * 0x7f);
+		// a byte < 0x20, or a byte equal to 0x7f (exact as a yes/no for the word)
+		if ((((w - ones * 0x20) & ~w) | ((del - ones) & ~del)) & highs)
+			for (std::size_t k = i; k < i + 8; ++k)
+				fix(p[k]);
+	}
+	for (; i < n; ++i)
+		fix(p[i]);
 }
 
 } // namespace
@@ -158,30 +254,36 @@ std::optional<LogLine> LogReader::next()
 								 number_, length, kMaxLine));
 			raw = raw.substr(0, kMaxLine);
 		}
+		if (blank(raw))
+			continue;
+		++lines_;
+		if (candidate_ && !candidate_(raw))
+			continue;
 		LogLine l;
 		l.number = number_;
-		if (const auto k = kmsg_prefix(raw)) {
+		if (raw[0] == ':') {
+			if (const auto h = hip_prefix(raw)) {
+				l.format = LineFormat::hip;
+				raw.remove_prefix(h);
+			}
+		} else if (const auto k = kmsg_prefix(raw)) {
 			l.format = LineFormat::kmsg;
 			raw.remove_prefix(k);
 		} else if (const auto j = journal_prefix(raw)) {
 			l.format = LineFormat::journal;
 			raw.remove_prefix(j);
 		}
-		if (const auto d = dmesg_prefix(raw)) {
+		if (const auto d = l.format == LineFormat::hip ? 0 : dmesg_prefix(raw)) {
 			if (l.format == LineFormat::plain)
 				l.format = LineFormat::dmesg;
 			raw.remove_prefix(d);
 		}
 		if (l.format == LineFormat::plain && python_line(raw))
 			l.format = LineFormat::python;
-		if (raw.find_first_not_of(" \t") == std::string_view::npos)
+		if (blank(raw))
 			continue;
-		l.text.reserve(raw.size());
-		for (char c : raw) {
-			const unsigned char u = static_cast<unsigned char>(c);
-			l.text.push_back(u == 0 || (u < 0x20 && c != '\t') || u == 0x7f ? '?' : c);
-		}
-		++lines_;
+		l.text.assign(raw.data(), raw.size());
+		replace_controls(l.text);
 		return l;
 	}
 	return std::nullopt;

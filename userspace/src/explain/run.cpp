@@ -19,6 +19,7 @@
 #include "core/proc_stat.hpp"
 
 #include <cstdio>
+#include <limits>
 #include <optional>
 #include <utility>
 
@@ -28,7 +29,9 @@ namespace rdnafix::explain {
 
 namespace {
 
-constexpr std::size_t kMaxInput = 256u * 1024 * 1024; // a log longer than this is read up to here
+// No cap on the input: the reader holds a piece and a line, so a log of any length is read to its
+// end and its newest lines are judged.
+constexpr std::size_t kMaxInput = std::numeric_limits<std::size_t>::max();
 
 // "RDNA-LOG-" and three digits: an id of the catalogue's form (find_id says
 // whether it is one).  A hand-written check, not <regex>: GCC 12 at -O1 with
@@ -256,11 +259,15 @@ int run_explain(const ExplainOptions &opts, const std::vector<knowledge::SourceT
 		r.context.push_back("this machine shows no AMD GPU: the log is judged on its own");
 
 	// The log is matched as it is read: memory holds a piece of it, not all of it.
-	LogReader reader([&]() -> std::string_view {
-		if (!first.empty())
-			return std::exchange(first, std::string_view());
-		return in ? in->next() : std::string_view();
-	});
+	// Lines with none of the literals the knowledge base needs are counted, never copied (the prefilter).
+	const knowledge::Matcher &km = *kb->matcher;
+	LogReader reader(
+		[&]() -> std::string_view {
+			if (!first.empty())
+				return std::exchange(first, std::string_view());
+			return in ? in->next() : std::string_view();
+		},
+		[&km](std::string_view raw) { return km.candidate(raw); });
 	Matches found = match_lines(reader, *kb->matcher);
 	if (in && !in->error().empty())
 		return usage_error(in->error());
@@ -278,10 +285,6 @@ int run_explain(const ExplainOptions &opts, const std::vector<knowledge::SourceT
 			fmt::format("more than {} distinct matches: the repeats of the {} found after "
 				    "those were not recognised (each was counted as a distinct match)",
 				    detail::kMaxKeys, found.unfolded));
-	if (in && in->truncated())
-		judged.problems.push_back(
-			fmt::format("the input is larger than {} MiB: only the first {} MiB were read", kMaxInput >> 20,
-				    kMaxInput >> 20));
 	judged.context = std::move(r.context);
 	print(opts.json ? render_json(judged) : render_text(judged));
 	return judged.errors() > 0 ? 1 : 0;
