@@ -162,20 +162,19 @@ std::size_t fault_block(Window &w, std::size_t i, Fold &fold, Sig vm_fault, cons
 				m.first_line = f.first_index;
 				m.last_line = f.last_index;
 			}
+			// a repeat (same hub, process, VMID, status) is counted before anything else is done
+			const std::string key = fault_key(vm_fault, f) + fmt::format("|{}", int(f.hub));
+			if (fold.repeat(key))
+				continue;
 			// the entry: the VM-fault entry the fault's first line shows ([mmhub] has its own)
 			Sig sig = vm_fault;
 			if (!m.excerpt.empty())
 				for (const auto &h : km.match(m.excerpt.front()))
 					if (km.base().entries[h.entry].judge == knowledge::Judge::vm_fault)
 						sig = h.entry;
-			const std::string key = fault_key(sig, f);
-			if (fold.repeat(key))
-				continue;
 			m.sig = sig;
 			m.entry = &km.base().entries[sig];
-			fault_captures(f, *m.entry, &m);
-			for (const auto &l : m.excerpt) // what the parser did not read (the entry's follow captures)
-				km.follows(sig, l, &m.captures);
+			fault_captures(f, *m.entry, &m); // the block parser's reading, not the follow patterns (cost)
 			m.device = f.device;
 			m.address = f.address;
 			m.fault = std::move(f);
@@ -326,8 +325,8 @@ std::size_t one_hit(Window &w, std::size_t i, knowledge::Hit hit, const knowledg
 		const LogLine *next = w.at(j);
 		if (!next || next->number > m.last_line + entry.follow_lines)
 			break;
-		if (!km.candidate(next->text) || !km.follows(sig, next->text, &m.captures)) {
-			if (km.candidate(next->text) && !km.match(next->text).empty())
+		if (!km.follows(sig, next->text, &m.captures)) {
+			if (!km.match(next->text).empty())
 				break;
 			continue;
 		}
@@ -356,7 +355,7 @@ std::size_t one_hit(Window &w, std::size_t i, knowledge::Hit hit, const knowledg
 
 } // namespace
 
-Matches match_lines(LineSource &src, const knowledge::Matcher &km, std::size_t keep)
+Matches match_lines(LineSource &src, const knowledge::Matcher &km, std::size_t keep, bool prefiltered)
 {
 	const auto &base = km.base();
 	Fold fold(keep, base.entries.size());
@@ -367,7 +366,7 @@ Matches match_lines(LineSource &src, const knowledge::Matcher &km, std::size_t k
 	for (std::size_t i = 0; w.at(i); ++i) {
 		w.drop_before(i);
 		const std::string_view t = w.at(i)->text;
-		if (!km.candidate(t))
+		if (!prefiltered && !km.candidate(t))
 			continue;
 		if (vm_fault && fault_part(t) && t.find("callbacks suppressed") == std::string_view::npos) {
 			// each fault of the block takes the VM-fault entry its first line shows ([mmhub] has its own)

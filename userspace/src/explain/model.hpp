@@ -168,7 +168,10 @@ struct Report {
 
 // Pure steps.
 Log read_log(std::string_view text); // the whole text through LogReader, every line kept
-Matches match_lines(LineSource &lines, const knowledge::Matcher &km, std::size_t keep = kKeep);
+// `prefiltered`: the source gives only lines km.candidate() accepted (a
+// LogReader with the matcher's prefilter), so they are not tested again.
+Matches match_lines(LineSource &lines, const knowledge::Matcher &km, std::size_t keep = kKeep,
+		    bool prefiltered = false);
 std::vector<Match> match_log(const Log &log, const knowledge::Matcher &km); // match_lines over log.lines
 Report judge(const std::vector<Match> &matches, const machine::Snapshot &snap, const coverage::Report *coverage,
 	     const knowledge::Base &base);

@@ -268,7 +268,7 @@ int run_explain(const ExplainOptions &opts, const std::vector<knowledge::SourceT
 			return in ? in->next() : std::string_view();
 		},
 		[&km](std::string_view raw) { return km.candidate(raw); });
-	Matches found = match_lines(reader, *kb->matcher);
+	Matches found = match_lines(reader, km, kKeep, true);
 	if (in && !in->error().empty())
 		return usage_error(in->error());
 	const Log log = reader.summary();
