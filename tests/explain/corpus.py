@@ -13,6 +13,7 @@ its directory's SOURCE.md.  Prints one line per failure and the figures.
 """
 import json
 import os
+import re
 import subprocess
 import sys
 
@@ -64,6 +65,9 @@ def main():
                 source = f.read()
         except OSError:
             fail.append(f"{d}: no SOURCE.md")
+        # the public threads the logs come from (issue and pull-request pages)
+        for m in re.finditer(r"https://github\.com/[\w.-]+/[\w.-]+/(?:issues|pull|discussions)/\d+", source):
+            threads.add(m.group(0).lower())
         for name in sorted(os.listdir(dpath)):
             if not name.endswith(".log"):
                 continue
@@ -72,10 +76,6 @@ def main():
             stem = name[:-4]
             if name not in source:
                 fail.append(f"{d}/{name}: not named in {d}/SOURCE.md")
-            for line in source.splitlines():
-                if name in line and "https://" in line:
-                    url = line[line.index("https://"):].split()[0].rstrip(")|.,`")
-                    threads.add(url.split("#issuecomment")[0])
             exp_path = os.path.join(dpath, stem + ".expect")
             if not os.path.exists(exp_path):
                 fail.append(f"{d}/{name}: no {stem}.expect")

@@ -44,7 +44,8 @@ int main(int argc, char **argv)
 		std::vector<knowledge::Problem> ignored;
 		knowledge::parse({f}, &one, &ignored);
 		for (const auto &e : one.entries)
-			if (const auto [it, fresh] = seen.emplace(e.id, fmt::format("{}:{}", f.name, e.origin.line)); !fresh)
+			if (const auto [it, fresh] = seen.emplace(e.id, fmt::format("{}:{}", f.name, e.origin.line));
+			    !fresh)
 				problems.push_back({f.name, e.origin.line,
 						    fmt::format("{} is already defined at {}", e.id, it->second)});
 	}
@@ -73,8 +74,8 @@ int main(int argc, char **argv)
 				     delim.c_str());
 			return 1;
 		}
-		out += fmt::format("\t\t{{\"{}\", R\"{}({}){}\"}},\n", std::filesystem::path(f.name).filename().string(),
-				   delim, f.text, delim);
+		out += fmt::format("\t\t{{\"{}\", R\"{}({}){}\"}},\n",
+				   std::filesystem::path(f.name).filename().string(), delim, f.text, delim);
 	}
 	out += "\t};\n\treturn files;\n}\n\n} // namespace rdnafix::knowledge\n";
 	const std::string tmp = std::string(argv[1]) + ".tmp";

@@ -142,8 +142,8 @@ TEST_CASE("fold: 25 distinct faults keep the first and last 10, the 5 between ar
 TEST_CASE("fold: the order of first appearance is kept across signatures", "[explain]")
 {
 	const auto m = match_log(read_log("HIP error: invalid device function\n" + fault(1) + "x\ny\nz\n" +
-					  "/opt/amdgpu/share/libdrm/amdgpu.ids: No such file or directory\n" + fault(2) +
-					  "HIP error: invalid device function\n"),
+					  "/opt/amdgpu/share/libdrm/amdgpu.ids: No such file or directory\n" +
+					  fault(2) + "HIP error: invalid device function\n"),
 				 *kb().matcher);
 	REQUIRE(m.size() == 4);
 	REQUIRE(id_of(m[0].sig) == "RDNA-LOG-001");

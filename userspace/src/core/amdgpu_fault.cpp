@@ -209,7 +209,8 @@ bool parse_process_line(std::string_view line, VmFault *f)
 		at = line.find(" for process ");
 		skip = 13;
 	}
-	if (at == std::string_view::npos) { // "amdgpu:  in process NAME pid N thread NAME pid N)" (ROCm/rocm-libraries#1132)
+	if (at ==
+	    std::string_view::npos) { // "amdgpu:  in process NAME pid N thread NAME pid N)" (ROCm/rocm-libraries#1132)
 		at = line.find(" in process ");
 		skip = 12;
 	}

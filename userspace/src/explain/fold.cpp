@@ -58,6 +58,16 @@ void Fold::add(const std::string &key, Match m)
 	last_ = &at->match;
 }
 
+Match *Fold::last_of(Sig sig)
+{
+	if (sig >= sigs_.size())
+		return nullptr;
+	auto &p = sigs_[sig];
+	if (!p.last.empty())
+		return &p.last.back().match;
+	return p.first.empty() ? nullptr : &p.first.back().match;
+}
+
 Matches Fold::take()
 {
 	Matches out;

@@ -29,6 +29,8 @@ public:
 	void add(const std::string &key, Match m);
 	// The match added last; nullptr before the first.
 	Match *last() { return last_; }
+	// The match of signature `sig` added last (kept whole); nullptr when none.
+	Match *last_of(Sig sig);
 	// The kept matches in the order they were added, and the omitted counts.
 	Matches take();
 

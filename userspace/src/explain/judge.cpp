@@ -281,9 +281,8 @@ void facts_into_match(const std::vector<knowledge::Fact> &facts, Match *m)
 		} else if (f.name == "address") {
 			if (const auto v = core::parse_u64(f.value))
 				m->address = *v;
-		} else if (m->detail.empty() &&
-			   (f.name == "ring" || f.name == "msg" || f.name == "firmware" || f.name == "reason" ||
-			    f.name == "path")) {
+		} else if (m->detail.empty() && (f.name == "ring" || f.name == "msg" || f.name == "firmware" ||
+						 f.name == "reason" || f.name == "path")) {
 			m->detail = f.value;
 		}
 	}
@@ -322,9 +321,10 @@ void judge_arch(const Machine &m, Explanation *e)
 		other.target = parse_gfx(arch);
 		other.label = arch;
 		if (!m.gpus.empty())
-			e->here.push_back(fmt::format("no GPU of this machine is {}: the log comes from another machine "
-						      "or runs under an override",
-						      arch));
+			e->here.push_back(
+				fmt::format("no GPU of this machine is {}: the log comes from another machine "
+					    "or runs under an override",
+					    arch));
 		code_fix(other, available, e, false);
 	}
 }
@@ -363,61 +363,6 @@ void judge_runtime_fault(const Machine &m, Explanation *e)
 	e->fix.push_back("run the program with AMD_SERIALIZE_KERNEL=3 and AMD_LOG_LEVEL=1 to name the failing kernel");
 	e->fix.push_back("read the kernel log of the same moment: rdnactl explain decodes its amdgpu page-fault block "
 			 "(sudo dmesg | rdnactl explain -)");
-}
-
-// Whether a condition of the data holds on this machine.
-bool holds(const Machine &m, knowledge::Condition c)
-{
-	using knowledge::Condition;
-	const auto any = [&](auto pred) { return std::any_of(m.gpus.begin(), m.gpus.end(), pred); };
-	const auto gen = [&](gpudb::Generation x) {
-		return any([&](const Gpu &g) { return g.dev->generation && *g.dev->generation == x; });
-	};
-	const auto &s = *m.snap;
-	switch (c) {
-	case Condition::always:
-		return true;
-	case Condition::amd_gpu:
-		return !m.gpus.empty();
-	case Condition::no_amd_gpu:
-		return m.gpus.empty();
-	case Condition::apu:
-		return any([](const Gpu &g) { return g.dev->apu.value_or(false); });
-	case Condition::dgpu:
-		return any([](const Gpu &g) { return !g.dev->apu.value_or(true); });
-	case Condition::gfx101x:
-		return any([](const Gpu &g) { return g.gfx.starts_with("gfx101"); });
-	case Condition::gfx103x:
-		return any([](const Gpu &g) { return g.gfx.starts_with("gfx103"); });
-	case Condition::gfx11:
-		return any([](const Gpu &g) { return g.gfx.starts_with("gfx11"); });
-	case Condition::gfx115x:
-		return any([](const Gpu &g) { return g.gfx.starts_with("gfx115"); });
-	case Condition::gfx12:
-		return any([](const Gpu &g) { return g.gfx.starts_with("gfx12"); }) || gen(gpudb::Generation::rdna4);
-	case Condition::override_set:
-		return any([](const Gpu &g) { return !g.overrides.empty(); });
-	case Condition::override_unsafe:
-		return any([](const Gpu &g) {
-			return std::any_of(g.overrides.begin(), g.overrides.end(), [](const OverrideHere &o) {
-				return o.verdict && o.verdict->verdict == rules::OverrideVerdict::unsafe;
-			});
-		});
-	case Condition::visible_devices_set:
-		return !s.environment.visible.empty();
-	case Condition::kfd_missing:
-		return std::any_of(s.access.nodes.begin(), s.access.nodes.end(),
-				   [](const auto &n) { return n.path == "/dev/kfd" && !n.exists; });
-	case Condition::kfd_denied:
-		return std::any_of(s.access.nodes.begin(), s.access.nodes.end(), [](const auto &n) {
-			return n.path == "/dev/kfd" && n.kernel_allows_rw && !*n.kernel_allows_rw;
-		});
-	case Condition::noretry_0:
-		return any([](const Gpu &g) { return g.noretry && *g.noretry == 0; });
-	case Condition::multi_gpu:
-		return m.gpus.size() > 1;
-	}
-	return false;
 }
 
 // Keeps the first of identical lines (two GPUs of one family get the same fix).

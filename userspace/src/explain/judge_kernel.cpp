@@ -188,20 +188,22 @@ void judge_oom(const Machine &m, Explanation *e)
 			"helps on amdgpu DRM 3.64 or later; it can hang older kernels)",
 			kn::format_bytes(*reserved), kn::format_bytes(*tried)));
 	else if (tried && free && *free < *tried)
-		e->decoded.push_back(fmt::format("a ceiling: {} was asked for and {} was free{}", kn::format_bytes(*tried),
-						 kn::format_bytes(*free),
+		e->decoded.push_back(fmt::format("a ceiling: {} was asked for and {} was free{}",
+						 kn::format_bytes(*tried), kn::format_bytes(*free),
 						 total ? " of " + kn::format_bytes(*total) : ""));
 	for (const auto &x : m.gpus) {
 		if (x.dev->vram_total_bytes && !x.dev->apu.value_or(false))
-			e->here.push_back(fmt::format("{}: {} of VRAM", x.label, kn::format_bytes(*x.dev->vram_total_bytes)));
+			e->here.push_back(
+				fmt::format("{}: {} of VRAM", x.label, kn::format_bytes(*x.dev->vram_total_bytes)));
 		if (x.dev->apu.value_or(false) && s.driver.ttm_limit_bytes) {
 			const auto ttm = *s.driver.ttm_limit_bytes;
-			e->here.push_back(fmt::format("{} is an APU: GPU-mappable system memory is capped at {} (TTM "
-						      "pages_limit){}",
-						      x.label, kn::format_bytes(ttm),
-						      total && *total + (1ull << 30) >= ttm && *total <= ttm + (1ull << 30)
-							      ? ": the log's total capacity is this limit"
-							      : ""));
+			e->here.push_back(
+				fmt::format("{} is an APU: GPU-mappable system memory is capped at {} (TTM "
+					    "pages_limit){}",
+					    x.label, kn::format_bytes(ttm),
+					    total && *total + (1ull << 30) >= ttm && *total <= ttm + (1ull << 30)
+						    ? ": the log's total capacity is this limit"
+						    : ""));
 			e->fix.push_back("raise the limit: sudo rdnactl config set ttm-limit=<size> (then reboot); "
 					 "rdnactl status shows the largest safe value");
 		}
@@ -216,8 +218,8 @@ void judge_access(const Machine &m, Explanation *e)
 		e->here.push_back("amdgpu is not loaded on this machine");
 	for (const auto &n : s.access.nodes)
 		if (n.kernel_allows_rw && !*n.kernel_allows_rw)
-			e->here.push_back(
-				fmt::format("{} cannot be opened read-write by this user ({})", n.path, n.kernel_refusal));
+			e->here.push_back(fmt::format("{} cannot be opened read-write by this user ({})", n.path,
+						      n.kernel_refusal));
 	for (const auto &v : s.environment.visible)
 		e->here.push_back(fmt::format("{}={} selects GPU indices {}", v.name, v.value,
 					      v.parsed ? fmt::format("{}", fmt::join(v.indices, ",")) : "(unparsed)"));

@@ -52,6 +52,8 @@ void coverage_lines(const Machine &m, const std::string &gfx, Explanation *e);
 // Per-signature judges of kernel-side matches (judge_kernel.cpp).
 void judge_vm_fault(const Machine &m, Explanation *e);
 void judge_kernel_event(const Machine &m, Explanation *e);
+// Whether a condition of the knowledge base holds on this machine (conditions.cpp).
+bool holds(const Machine &m, knowledge::Condition c);
 // An allocation that failed: its figures (tried, total, free, allocated,
 // reserved_unallocated) against the GPU's memory and, on an APU, the TTM limit.
 void judge_oom(const Machine &m, Explanation *e);

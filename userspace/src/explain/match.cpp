@@ -41,8 +41,7 @@ bool fault_part(std::string_view l)
 	    l.find("amdgpu") != std::string_view::npos)
 		return true;
 	if ((l.find("for process ") != std::string_view::npos || l.find(" in process ") != std::string_view::npos) &&
-	    l.find("amdgpu") != std::string_view::npos &&
-	    l.find(" pid ") != std::string_view::npos)
+	    l.find("amdgpu") != std::string_view::npos && l.find(" pid ") != std::string_view::npos)
 		return true;
 	if (l.find("_process_interrupt") != std::string_view::npos &&
 	    l.find("callbacks suppressed") != std::string_view::npos)
@@ -126,8 +125,8 @@ void fault_captures(const af::VmFault &f, const knowledge::Entry &e, Match *m)
 		const auto hub = first.find("hub");
 		const auto open = first.rfind('[', hub);
 		const auto close = first.find(']', hub == std::string_view::npos ? 0 : hub);
-		if (hub != std::string_view::npos && open != std::string_view::npos && close != std::string_view::npos &&
-		    close - open < 16)
+		if (hub != std::string_view::npos && open != std::string_view::npos &&
+		    close != std::string_view::npos && close - open < 16)
 			add("hub", std::string(first.substr(open + 1, close - open - 1)));
 	}
 	if (f.vmid)
@@ -213,12 +212,30 @@ std::size_t fault_block(Window &w, std::size_t i, Fold &fold, Sig vm_fault, cons
 
 std::vector<std::string> block_literals()
 {
-	return {"page fault",	   "protection_fault_status", "in page starting at", "utcl2 client",
-		"more_faults",	   "walker_error",	      "permission_faults",   "mapping_error",
-		" rw: 0x",	   "_process_interrupt",      "process",	     "devices:",
-		"bundled code objects:", "amdgcn-amd-amdhsa",	      "host-x86_64",	     "error",
-		"fail",		   "fault",		      "exception",	     "abort",
-		"rocblas",	   "miopen",		      "amdgpu",		     "rocm"};
+	return {"page fault",
+		"protection_fault_status",
+		"in page starting at",
+		"utcl2 client",
+		"more_faults",
+		"walker_error",
+		"permission_faults",
+		"mapping_error",
+		" rw: 0x",
+		"_process_interrupt",
+		"process",
+		"devices:",
+		"bundled code objects:",
+		"amdgcn-amd-amdhsa",
+		"host-x86_64",
+		"error",
+		"fail",
+		"fault",
+		"exception",
+		"abort",
+		"rocblas",
+		"miopen",
+		"amdgpu",
+		"rocm"};
 }
 
 namespace {
@@ -302,7 +319,8 @@ std::size_t one_hit(Window &w, std::size_t i, knowledge::Hit hit, const knowledg
 			if (m.captures.size() < 64) {
 				for (auto &h : km.match(lj->text))
 					if (h.entry == sig)
-						m.captures.insert(m.captures.end(), h.captures.begin(), h.captures.end());
+						m.captures.insert(m.captures.end(), h.captures.begin(),
+								  h.captures.end());
 				km.follows(sig, lj->text, &m.captures);
 			}
 			w.drop_before(j); // a list of any length in the memory of one line (line i is not used again)
@@ -332,8 +350,10 @@ std::size_t one_hit(Window &w, std::size_t i, knowledge::Hit hit, const knowledg
 		}
 		add_excerpt(m, *next); // a follow line is still read as a line of its own (it may show another entry)
 	}
-	Match *b = fold.last();
-	if (b && entry.group && b->sig == sig && m.first_line - b->last_line <= kWindow) {
+	// a sequence (reset begin ... succeeded, MES failures): the last match of this entry, a few lines back,
+	// even with other entries' lines between
+	Match *b = entry.group ? fold.last_of(sig) : nullptr;
+	if (b && m.first_line - b->last_line <= kWindow) {
 		// a repeat of the block's first line counts; another line of the sequence ("GPU reset
 		// succeeded" after "GPU reset begin!") only joins it
 		if (!b->excerpt.empty() && same_shape(b->excerpt.front(), t))

@@ -106,8 +106,8 @@ struct NoBinaryDecode {
 
 struct Match {
 	Sig sig = 0;
-	const knowledge::Entry *entry = nullptr; // the knowledge base's entry (sig)
-	knowledge::Captured captures;            // named captures of its lines
+	const knowledge::Entry *entry = nullptr;   // the knowledge base's entry (sig)
+	knowledge::Captured captures;              // named captures of its lines
 	std::size_t first_line = 0, last_line = 0; // input line numbers of the block
 	std::vector<std::string> excerpt;          // the lines (at most 12)
 	std::size_t count = 1;                     // identical repeats folded into this one
@@ -149,7 +149,8 @@ struct Matches {
 	std::vector<Match> matches; // in the order of their first line
 	std::vector<Omitted> omitted;
 	std::size_t unfolded = 0; // distinct matches beyond the fold's memory: their repeats were counted as distinct
-	std::vector<std::pair<std::size_t, std::string>> unrecognised; // lines that look like errors, matched by none (first 8)
+	std::vector<std::pair<std::size_t, std::string>>
+		unrecognised; // lines that look like errors, matched by none (first 8)
 	std::size_t unrecognised_count = 0;
 };
 
@@ -160,9 +161,10 @@ struct Report {
 	std::vector<std::string> context;  // machine context used ("environment of pid 1234", "coverage not run: ...")
 	std::vector<Explanation> explanations;
 	std::vector<Omitted> omitted; // matches counted, not explained (beyond kKeep per signature)
-	std::vector<std::pair<std::size_t, std::string>> unrecognised; // when nothing matched: lines that look like errors
+	std::vector<std::pair<std::size_t, std::string>>
+		unrecognised; // when nothing matched: lines that look like errors
 	std::size_t unrecognised_count = 0;
-	std::size_t errors() const;   // distinct matches that are not harmless (explained or omitted)
+	std::size_t errors() const; // distinct matches that are not harmless (explained or omitted)
 	std::size_t harmless() const;
 };
 

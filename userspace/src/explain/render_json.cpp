@@ -68,6 +68,19 @@ std::string dump(ordered_json j)
 	return j.dump(2, ' ', false, ordered_json::error_handler_t::replace) + "\n";
 }
 
+// The lines of an entry's example (each checked against the entry when the knowledge is built).
+std::size_t example_lines(std::string_view ex)
+{
+	std::size_t n = 0;
+	while (!ex.empty()) {
+		const auto nl = ex.find('\n');
+		if (ex.substr(0, nl).find_first_not_of(" \t\r") != std::string_view::npos)
+			++n;
+		ex = nl == std::string_view::npos ? std::string_view() : ex.substr(nl + 1);
+	}
+	return n;
+}
+
 ordered_json entry_json(const knowledge::Entry &s)
 {
 	namespace kn = knowledge;
@@ -95,7 +108,7 @@ ordered_json entry_json(const knowledge::Entry &s)
 		{"remedies", rem},
 		{"judge", kn::word(s.judge)},
 		{"sources", s.sources},
-		{"examples", 1},
+		{"example_lines", example_lines(s.example)},
 		{"origin", fmt::format("{}:{}", s.origin.file, s.origin.line)}};
 }
 

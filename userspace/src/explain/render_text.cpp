@@ -62,7 +62,8 @@ std::string render_text(const Report &r)
 	for (const auto &e : r.explanations) {
 		const auto &s = *e.match.entry;
 		out += fmt::format("\n{}  {}{} — line {}{}{}\n", s.id, knowledge::substitute(s.title, e.facts),
-				   s.severity == Severity::error ? "" : fmt::format(" ({})", knowledge::word(s.severity)),
+				   s.severity == Severity::error ? ""
+								 : fmt::format(" ({})", knowledge::word(s.severity)),
 				   e.match.first_line,
 				   e.match.last_line != e.match.first_line ? fmt::format("-{}", e.match.last_line) : "",
 				   e.match.count > 1 ? fmt::format(", {} times", e.match.count) : "");

@@ -17,10 +17,10 @@ struct ExplainOptions {
 	std::string input;            // FILE, "-" (stdin), "" (stdin when it is not a terminal), or an RDNA-LOG id
 	std::optional<long long> pid; // --pid: audit the environment of this process
 	bool json = false;
-	bool list = false;    // --list: print the catalogue
+	bool list = false;           // --list: print the catalogue
 	std::string check_knowledge; // --check-knowledge FILE: validate a knowledge file and run its examples
 	bool overlays = true;        // read /usr/share/rdnafix/knowledge.d and /etc/rdnafix/knowledge.d
-	bool coverage = true; // false: --no-coverage
+	bool coverage = true;        // false: --no-coverage
 	machine::CollectOptions machine;
 };
 

@@ -95,11 +95,21 @@ std::optional<unsigned long long> parse_bytes(std::string_view s)
 		return std::nullopt;
 	std::string unit = lower(core::trim(s.substr(i)));
 	double mult = 1;
-	static const std::pair<std::string_view, double> units[] = {
-		{"", 1},           {"b", 1},          {"bytes", 1},      {"k", 1024.0},
-		{"kb", 1024.0},    {"kib", 1024.0},   {"m", 1048576.0},  {"mb", 1048576.0},
-		{"mib", 1048576.0}, {"g", 1073741824.0}, {"gb", 1073741824.0}, {"gib", 1073741824.0},
-		{"t", 1099511627776.0}, {"tb", 1099511627776.0}, {"tib", 1099511627776.0}};
+	static const std::pair<std::string_view, double> units[] = {{"", 1},
+								    {"b", 1},
+								    {"bytes", 1},
+								    {"k", 1024.0},
+								    {"kb", 1024.0},
+								    {"kib", 1024.0},
+								    {"m", 1048576.0},
+								    {"mb", 1048576.0},
+								    {"mib", 1048576.0},
+								    {"g", 1073741824.0},
+								    {"gb", 1073741824.0},
+								    {"gib", 1073741824.0},
+								    {"t", 1099511627776.0},
+								    {"tb", 1099511627776.0},
+								    {"tib", 1099511627776.0}};
 	bool ok = false;
 	for (const auto &[u, m] : units)
 		if (unit == u) {
@@ -167,7 +177,8 @@ std::vector<Fact> decode(const Entry &entry, const Tables &tables, const Capture
 		}
 		case Decoder::gfx: {
 			const auto g = gfx_names(t);
-			out.push_back(g.empty() ? Fact{c.name, t, t + " (not a gfx target)"} : Fact{c.name, g[0], g[0]});
+			out.push_back(g.empty() ? Fact{c.name, t, t + " (not a gfx target)"}
+						: Fact{c.name, g[0], g[0]});
 			break;
 		}
 		case Decoder::gfx_list: {

@@ -53,7 +53,7 @@ struct Matcher::Impl {
 	};
 	std::unique_ptr<RE2> prefilter;
 	std::unique_ptr<RE2::Set> set;
-	std::vector<Pat> pats;                             // index = the Set's index
+	std::vector<Pat> pats;                                  // index = the Set's index
 	std::vector<std::vector<std::unique_ptr<RE2>>> follow;  // per entry
 	std::vector<std::vector<std::unique_ptr<RE2>>> exclude; // per entry
 };
@@ -116,7 +116,8 @@ Matcher::~Matcher() = default;
 
 bool Matcher::candidate(std::string_view line) const
 {
-	return impl_->prefilter && impl_->prefilter->ok() && RE2::PartialMatch(re2::StringPiece(line.data(), line.size()), *impl_->prefilter);
+	return impl_->prefilter && impl_->prefilter->ok() &&
+	       RE2::PartialMatch(re2::StringPiece(line.data(), line.size()), *impl_->prefilter);
 }
 
 namespace {

@@ -35,18 +35,29 @@ template <typename E, std::size_t N> std::string words_of(const std::array<E, N>
 
 constexpr std::array kKinds{Kind::runtime, Kind::library, Kind::framework, Kind::application, Kind::kernel};
 constexpr std::array kSeverities{Severity::error, Severity::warning, Severity::harmless};
-constexpr std::array kDecoders{Decoder::text,      Decoder::integer,    Decoder::hex,        Decoder::bytes,
-			       Decoder::gfx,       Decoder::gfx_list,   Decoder::hip_error,  Decoder::hsa_status,
-			       Decoder::errno_name, Decoder::path,      Decoder::library};
-constexpr std::array kConditions{Condition::always,          Condition::amd_gpu,         Condition::no_amd_gpu,
-				 Condition::apu,             Condition::dgpu,            Condition::gfx101x,
-				 Condition::gfx103x,         Condition::gfx11,           Condition::gfx115x,
-				 Condition::gfx12,           Condition::override_set,    Condition::override_unsafe,
-				 Condition::visible_devices_set, Condition::kfd_missing, Condition::kfd_denied,
-				 Condition::noretry_0,       Condition::multi_gpu};
-constexpr std::array kJudges{Judge::none,         Judge::code_object, Judge::no_binary,
-			     Judge::override_verdicts, Judge::kfd_fault,  Judge::vm_fault,
-			     Judge::kernel_event, Judge::oom,         Judge::access};
+constexpr std::array kDecoders{Decoder::text,       Decoder::integer,  Decoder::hex,       Decoder::bytes,
+			       Decoder::gfx,        Decoder::gfx_list, Decoder::hip_error, Decoder::hsa_status,
+			       Decoder::errno_name, Decoder::path,     Decoder::library};
+constexpr std::array kConditions{Condition::always,
+				 Condition::amd_gpu,
+				 Condition::no_amd_gpu,
+				 Condition::apu,
+				 Condition::dgpu,
+				 Condition::gfx101x,
+				 Condition::gfx103x,
+				 Condition::gfx11,
+				 Condition::gfx115x,
+				 Condition::gfx12,
+				 Condition::override_set,
+				 Condition::override_unsafe,
+				 Condition::visible_devices_set,
+				 Condition::kfd_missing,
+				 Condition::kfd_denied,
+				 Condition::noretry_0,
+				 Condition::multi_gpu};
+constexpr std::array kJudges{Judge::none,      Judge::code_object, Judge::no_binary,    Judge::override_verdicts,
+			     Judge::kfd_fault, Judge::vm_fault,    Judge::kernel_event, Judge::oom,
+			     Judge::access};
 
 // The problems of one entry, then of one file.
 class Reader {
@@ -192,14 +203,13 @@ std::optional<Entry> entry(Reader &r, const toml::table &t, std::size_t line)
 	const std::string ctx = e.id.empty() ? std::string("entry") : e.id;
 	if (!e.id.empty() && !is_id(e.id))
 		r.bad(t.get("id"), line, fmt::format("id `{}` is not of the form RDNA-LOG-NNN", e.id));
-	static const std::set<std::string> known{"id",       "kind",    "severity", "title",   "patterns",
-						 "follow",   "follow_lines", "group", "not", "decode",  "meaning",
-						 "fix",      "cause",   "remedy",   "sources", "judge",
-						 "example"};
+	static const std::set<std::string> known{"id",           "kind",   "severity", "title",  "patterns", "follow",
+						 "follow_lines", "group",  "not",      "decode", "meaning",  "fix",
+						 "cause",        "remedy", "sources",  "judge",  "example"};
 	for (const auto &[k, v] : t)
 		if (!known.count(std::string(k.str())))
-			r.bad(&v, line, fmt::format("{}: unknown field `{}` (docs/knowledge.md lists the fields)", ctx,
-						    k.str()));
+			r.bad(&v, line,
+			      fmt::format("{}: unknown field `{}` (docs/knowledge.md lists the fields)", ctx, k.str()));
 	const auto closed = [&](std::string_view key, const auto &all, auto *field, bool required) {
 		if (const auto w = r.str(t, key, line, required, ctx)) {
 			if (auto v = from_word(all, *w))
@@ -214,7 +224,8 @@ std::optional<Entry> entry(Reader &r, const toml::table &t, std::size_t line)
 	closed("judge", kJudges, &e.judge, false);
 	e.title = r.str(t, "title", line, true, ctx).value_or("");
 	if (e.title.size() > 80)
-		r.bad(t.get("title"), line, fmt::format("{}: title is {} characters (at most 80)", ctx, e.title.size()));
+		r.bad(t.get("title"), line,
+		      fmt::format("{}: title is {} characters (at most 80)", ctx, e.title.size()));
 	e.meaning = r.str(t, "meaning", line, true, ctx).value_or("");
 	e.fix = r.str(t, "fix", line, true, ctx).value_or("");
 	e.example = r.str(t, "example", line, true, ctx).value_or("");
@@ -226,7 +237,8 @@ std::optional<Entry> entry(Reader &r, const toml::table &t, std::size_t line)
 		for (std::string_view local : {"tests/", "userspace/", "docs/", "kmod/", "debian/", "../"})
 			if (s.starts_with(local))
 				r.bad(t.get("sources"), line,
-				      fmt::format("{}: source `{}` is a file of this repository; cite upstream", ctx, s));
+				      fmt::format("{}: source `{}` is a file of this repository; cite upstream", ctx,
+						  s));
 	if (const auto *n = t.get("follow_lines")) {
 		const auto v = n->value<int64_t>();
 		if (!v || *v < 1 || *v > 256)
@@ -277,8 +289,8 @@ std::optional<Entry> entry(Reader &r, const toml::table &t, std::size_t line)
 							  words_of(kDecoders)));
 				else if (!names.count(name))
 					r.bad(&v, line,
-					      fmt::format("{}: decode.{}: no pattern has a group (?P<{}>...)", ctx, name,
-							  name));
+					      fmt::format("{}: decode.{}: no pattern has a group (?P<{}>...)", ctx,
+							  name, name));
 				else
 					e.captures.push_back({name, *dec});
 			}
@@ -327,8 +339,8 @@ std::optional<Entry> entry(Reader &r, const toml::table &t, std::size_t line)
 							x.when = *v;
 						else
 							r.bad(rt->get("when"), line,
-							      fmt::format("{}: remedy when `{}` is not one of {}", ctx, *w,
-									  words_of(kConditions)));
+							      fmt::format("{}: remedy when `{}` is not one of {}", ctx,
+									  *w, words_of(kConditions)));
 					}
 					if (rem) {
 						x.change = std::move(*rem);
@@ -423,8 +435,9 @@ void parse(const std::vector<SourceText> &files, Base *base, std::vector<Problem
 			if (k.str() != "signature" && k.str() != "hip_error" && k.str() != "hsa_status" &&
 			    k.str() != "errno")
 				r.bad(&v, 0,
-				      fmt::format("unknown top-level key `{}` (signature, hip_error, hsa_status, errno)",
-						  k.str()));
+				      fmt::format(
+					      "unknown top-level key `{}` (signature, hip_error, hsa_status, errno)",
+					      k.str()));
 		table(r, root, "hip_error", &base->tables.hip_error, &base->tables.hip_names);
 		table(r, root, "hsa_status", &base->tables.hsa_status, &base->tables.hsa_names);
 		table(r, root, "errno", &base->tables.errno_codes, nullptr);
