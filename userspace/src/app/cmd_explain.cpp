@@ -47,9 +47,10 @@ void add_explain_command(CLI::App &app, int *rc)
 	sub->add_flag("--json", args->json, "Print JSON (schema_version 1) instead of text");
 	sub->add_flag("--list", args->list, "Print the catalogue of signatures (ids, meaning, cause, fix, source)");
 	sub->add_flag("--no-coverage", args->no_coverage, "Do not scan the installed libraries for GPU code objects");
-	sub->add_option("--check-knowledge", args->check_knowledge,
-			"Validate a knowledge file (docs/knowledge.md format) and run each of its entries against its "
-			"example; exit 0 when valid, 1 with file:line problems")
+	sub->add_option(
+		   "--check-knowledge", args->check_knowledge,
+		   "Validate a knowledge file (KNOWLEDGE FILES in rdnactl(1)) and run each of its entries against its "
+		   "example; exit 0 when valid, 1 with file:line problems")
 		->type_name("FILE");
 	sub->add_flag("--no-overlays", args->no_overlays,
 		      "Use only the built-in knowledge: do not read /usr/share/rdnafix/knowledge.d and "

@@ -55,8 +55,9 @@ std::string render_text(const Report &r)
 		}
 		out += "What rdnactl can still check here: `rdnactl status` (driver, access, variables, kernel log) "
 		       "and `rdnactl coverage` (which GPU code is installed).\n"
-		       "To teach rdnactl this message: docs/knowledge.md in the rdnafix sources, or report it with "
-		       "the log at the project's issue tracker.\n";
+		       "To teach rdnactl this message: write an entry (KNOWLEDGE FILES in man rdnactl), check it with "
+		       "`rdnactl explain --check-knowledge FILE` and put it in /etc/rdnafix/knowledge.d; or report "
+		       "the log to the rdnafix project.\n";
 		return out;
 	}
 	for (const auto &e : r.explanations) {

@@ -209,7 +209,8 @@ std::optional<Entry> entry(Reader &r, const toml::table &t, std::size_t line)
 	for (const auto &[k, v] : t)
 		if (!known.count(std::string(k.str())))
 			r.bad(&v, line,
-			      fmt::format("{}: unknown field `{}` (docs/knowledge.md lists the fields)", ctx, k.str()));
+			      fmt::format("{}: unknown field `{}` (KNOWLEDGE FILES in rdnactl(1) lists the fields)",
+					  ctx, k.str()));
 	const auto closed = [&](std::string_view key, const auto &all, auto *field, bool required) {
 		if (const auto w = r.str(t, key, line, required, ctx)) {
 			if (auto v = from_word(all, *w))
