@@ -179,7 +179,7 @@ void judge_oom(const Machine &m, Explanation *e)
 		return std::nullopt;
 	};
 	const auto tried = fact("tried"), total = fact("total"), free = fact("free"),
-		   reserved = fact("reserved_unallocated");
+		   reserved = fact("reserved_unallocated"), allocated = fact("allocated");
 	namespace kn = knowledge;
 	if (tried && reserved && *reserved >= *tried)
 		e->decoded.push_back(fmt::format(
@@ -191,6 +191,16 @@ void judge_oom(const Machine &m, Explanation *e)
 		e->decoded.push_back(fmt::format("a ceiling: {} was asked for and {} was free{}",
 						 kn::format_bytes(*tried), kn::format_bytes(*free),
 						 total ? " of " + kn::format_bytes(*total) : ""));
+	// what the device had that PyTorch's allocator did not hold: other processes, other libraries
+	if (total && free && allocated && reserved && *total > *free + *allocated + *reserved) {
+		const auto outside = *total - *free - *allocated - *reserved;
+		if (outside >= (1ull << 30))
+			e->decoded.push_back(
+				fmt::format("{} of the {} was in use but not held by PyTorch's allocator: other "
+					    "processes, libraries that allocate for themselves, and on an APU "
+					    "the system memory the rest of the system uses",
+					    kn::format_bytes(outside), kn::format_bytes(*total)));
+	}
 	for (const auto &x : m.gpus) {
 		if (x.dev->vram_total_bytes && !x.dev->apu.value_or(false))
 			e->here.push_back(

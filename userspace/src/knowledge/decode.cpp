@@ -171,8 +171,8 @@ std::vector<Fact> decode(const Entry &entry, const Tables &tables, const Capture
 		}
 		case Decoder::bytes: {
 			const auto b = parse_bytes(t);
-			out.push_back(b ? Fact{c.name, std::to_string(*b), fmt::format("{} ({} bytes)", t, *b)}
-					: Fact{c.name, t, t + " (not a size)"});
+			out.push_back(b ? Fact{c.name, std::to_string(*b), fmt::format("{} ({} bytes)", t, *b), t}
+					: Fact{c.name, t, t + " (not a size)", t});
 			break;
 		}
 		case Decoder::gfx: {
@@ -237,7 +237,7 @@ std::string substitute(std::string_view text, const std::vector<Fact> &facts)
 			return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';
 		});
 		if (f != facts.end() && !f->value.empty())
-			out += f->value;
+			out += f->shown.empty() ? f->value : f->shown;
 		else if (placeholder)
 			out += "(not printed)"; // the log's line did not carry this capture
 		else

@@ -5,14 +5,20 @@
 #include "knowledge/model.hpp"
 
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace rdnafix::knowledge {
 
 struct Fact {
+	Fact(std::string n, std::string v, std::string t, std::string s = {})
+	    : name(std::move(n)), value(std::move(v)), text(std::move(t)), shown(std::move(s))
+	{
+	}
 	std::string name;  // the capture's name
 	std::string value; // canonical: bytes as an integer, codes as names, gfx lists comma-separated
 	std::string text;  // for people: "hipErrorNoDevice (100): no ROCm-capable device is detected"
+	std::string shown; // what a {placeholder} becomes: the value, or a size as the log printed it ("3.31 GiB")
 };
 
 // Every capture of `entry` in `captured` (several of one name: a list, or

@@ -284,11 +284,13 @@ std::optional<Entry> entry(Reader &r, const toml::table &t, std::size_t line)
 				const std::string name(k.str());
 				const auto w = v.value<std::string>();
 				const auto dec = w ? from_word(kDecoders, *w) : std::nullopt;
-				if (!dec)
+				if (!dec) {
 					r.bad(&v, line,
 					      fmt::format("{}: decoder of `{}` must be one of {}", ctx, name,
 							  words_of(kDecoders)));
-				else if (!names.count(name))
+					e.captures.push_back(
+						{name, Decoder::text}); // one problem, not one per text using it
+				} else if (!names.count(name))
 					r.bad(&v, line,
 					      fmt::format("{}: decode.{}: no pattern has a group (?P<{}>...)", ctx,
 							  name, name));
