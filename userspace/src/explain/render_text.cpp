@@ -26,9 +26,12 @@ std::string render_entry_text(const knowledge::Entry &s)
 	namespace kn = knowledge;
 	std::string out = fmt::format("{}  {} ({}, {})\n  means: {}\n", s.id, s.title, kn::word(s.kind),
 				      kn::word(s.severity), s.meaning);
+	for (const auto &c : s.causes) // the general causes first, then those a machine fact selects
+		if (c.when == kn::Condition::always)
+			out += fmt::format("  cause: {}\n", c.text);
 	for (const auto &c : s.causes)
-		out += c.when == kn::Condition::always ? fmt::format("  cause: {}\n", c.text)
-						       : fmt::format("  cause when {}: {}\n", kn::word(c.when), c.text);
+		if (c.when != kn::Condition::always)
+			out += fmt::format("  cause when {}: {}\n", kn::word(c.when), c.text);
 	out += fmt::format("  fix:   {}\n", s.fix);
 	for (const auto &src : s.sources)
 		out += fmt::format("  source: {}\n", src);
