@@ -6,7 +6,8 @@
 #   each naming every option its golden names; two usage errors exit 2 (not an
 #   abort); `status --root` of one fixture machine (text: every line of its
 #   expected.txt and its exit code; --json: equal to expected.json but for
-#   /root, /rdnactl_version, /environment/source).
+#   /root, /rdnactl_version, /environment/source); `explain` (the chroot's RE2
+#   and toml++) on five real logs of tests/explain/corpus: exactly their ids.
 # The chroots are made by tests/distro/make-chroot.sh (debootstrap + the [build]
 # group of userspace/deps/packages.txt) and cached under /var/cache/rdnafix/;
 # the build directory lives in the chroot, so a warm run compiles only what
@@ -143,6 +144,32 @@ check_status() {
 	fi
 }
 
+# check_explain SUITE ROOT: rdnactl explain in the chroot (its RE2 and toml++) on real logs of the corpus
+# (tests/explain/corpus), one per family of the knowledge base: exactly the ids of each log's .expect.
+check_explain() {
+	local s=$1 r=$2 log want got n
+	n=$(in_root "$r" /rdnafix/build/rdnactl explain --list --json --no-overlays 2>/dev/null |
+		python3 -c 'import json,sys; print(len(json.load(sys.stdin)))' 2>/dev/null || echo 0)
+	if [[ $n -ge 60 ]]; then
+		pass "[$s] explain --list --json: $n signatures"
+	else
+		fail "[$s] explain --list --json: $n signatures (expected 60 or more)"
+	fi
+	for log in RDNA-LOG-002/lamikr-rocm-sdk-builder-246 RDNA-LOG-007/rocm-therock-1271 \
+		RDNA-LOG-014/kyuz0-amd-strix-halo-image-video-toolboxes-3 RDNA-LOG-016/lostruins-koboldcpp-676 \
+		RDNA-LOG-040/ollama-ollama-12071; do
+		want=$(grep -v '^#' "$TOP/tests/explain/corpus/$log.expect" | awk 'NF {print $1}' | sort -u | tr '\n' ' ')
+		got=$(in_root "$r" /rdnafix/build/rdnactl explain --json --no-coverage --no-overlays \
+			--root /rdnafix/fixture/root - <"$TOP/tests/explain/corpus/$log.log" 2>"$WORK/explain.err" |
+			python3 -c 'import json,sys; d=json.load(sys.stdin); print(" ".join(sorted({e["id"] for e in d["explanations"]} | {o["id"] for o in d["omitted"]})))' 2>&1)
+		if [[ "$got " == "$want" ]]; then
+			pass "[$s] explain ${log#*/}.log: $got"
+		else
+			fail "[$s] explain ${log#*/}.log: got '$got', expected '$want' ($(head -c 300 "$WORK/explain.err"))"
+		fi
+	done
+}
+
 run_suite() {
 	local s=$1 r t0 t1 t2 t3 rc v golden words lock
 	r=$(root_of "$s")
@@ -195,6 +222,7 @@ run_suite() {
 	check_usage_error "$s" "$r" config set
 	check_usage_error "$s" "$r" status --no-such-option
 	check_status "$s" "$r"
+	check_explain "$s" "$r"
 	t3=$(date +%s)
 	echo "TIME [$s] chroot $((t1 - t0)) s, copy+build $((t2 - t1)) s, checks $((t3 - t2)) s"
 }
