@@ -4,7 +4,7 @@
 // `keep` distinct matches are kept whole, the ones between only counted, so
 // memory and time stay linear in the log however many distinct faults it
 // holds.  Keys are remembered as 64-bit hashes, at most kMaxKeys of them
-// (about 60 MB): after that a new distinct match is still counted, but its
+// (about 15 MB): after that a new distinct match is still counted, but its
 // repeats are not recognised (Matches::unfolded says how many).  Pure.
 #include "explain/model.hpp"
 
@@ -16,7 +16,7 @@
 
 namespace rdnafix::explain::detail {
 
-constexpr std::size_t kMaxKeys = 1000000;
+constexpr std::size_t kMaxKeys = 250000; // keeps a hostile log of distinct faults under 64 MiB
 
 class Fold {
 public:
