@@ -229,6 +229,25 @@ TEST_CASE("with the code-object scan: the libraries without the GPU's target are
 	REQUIRE_THAT(r.out, !ContainsSubstring("coverage: libtorch_hip.so"));
 }
 
+TEST_CASE("the override is not offered where the scan shows the libraries lack its target too", "[explain][cli]")
+{
+	// tests/fixtures/rx6600-torch-gfx110x: a gfx1032 machine whose PyTorch has gfx110x code only; the log
+	// is rocBLAS's "Cannot read TensileLibrary.dat ... for GPU arch : gfx1032" (LostRuins/koboldcpp#676)
+	const std::string top = RDNAFIX_TOP;
+	const std::string fx = top + "/tests/fixtures/rx6600-torch-gfx110x";
+	auto r = rdnactl("explain " + top + "/tests/explain/corpus/RDNA-LOG-016/lostruins-koboldcpp-676.log --root " +
+			 fx + "/root --no-overlays");
+	REQUIRE(r.rc == 1);
+	REQUIRE_THAT(r.out, ContainsSubstring("HSA_OVERRIDE_GFX_VERSION=10.3.0 would not help: libtorch_hip.so, "
+					      "rocBLAS Tensile library have no gfx1030 code either"));
+	REQUIRE_THAT(r.out, !ContainsSubstring("export HSA_OVERRIDE_GFX_VERSION"));
+	REQUIRE_THAT(r.out, ContainsSubstring("install a build that contains gfx1032"));
+	// without the scan nothing says the libraries lack gfx1030: the override is the offered fix
+	r = rdnactl("explain " + top + "/tests/explain/corpus/RDNA-LOG-016/lostruins-koboldcpp-676.log --root " + fx +
+		    "/root --no-overlays --no-coverage");
+	REQUIRE_THAT(r.out, ContainsSubstring("export HSA_OVERRIDE_GFX_VERSION=10.3.0"));
+}
+
 TEST_CASE("rdnactl explain: exit codes, stdin, ids, --pid", "[explain][cli]")
 {
 	const std::string top = RDNAFIX_TOP;

@@ -169,7 +169,7 @@ namespace {
 
 // The fix for a GPU target without code: the ISA-safe override when one
 // exists and the library has it, else a build with the target.
-void code_fix(const Gpu &g, const std::vector<std::string> &bundled, Explanation *e, bool here = true)
+void code_fix(const Machine &m, const Gpu &g, const std::vector<std::string> &bundled, Explanation *e, bool here = true)
 {
 	if (!g.target)
 		return;
@@ -181,8 +181,24 @@ void code_fix(const Gpu &g, const std::vector<std::string> &bundled, Explanation
 		}));
 	const bool already = std::any_of(g.overrides.begin(), g.overrides.end(),
 					 [&](const OverrideHere &o) { return safe && o.value == safe->dotted(); });
+	// the installed libraries that the scan found without the safe target either: for them the
+	// override cannot help, so it is not offered as the fix
+	std::vector<std::string> useless;
+	if (here && m.coverage)
+		for (const auto &j : m.coverage->judgements) {
+			if (j.install >= m.coverage->installs.size() ||
+			    j.library >= m.coverage->installs[j.install].libraries.size())
+				continue;
+			for (const auto &d : j.devices)
+				if (d.gfx == g.gfx && d.verdict == coverage::Verdict::missing)
+					useless.push_back(m.coverage->installs[j.install].libraries[j.library].name);
+		}
 	bool offered = false;
-	if (has_safe && !already) {
+	if (has_safe && !already && !useless.empty()) {
+		e->here.push_back(fmt::format("HSA_OVERRIDE_GFX_VERSION={} would not help: {} {} no {} code either",
+					      safe->dotted(), fmt::join(useless, ", "),
+					      useless.size() == 1 ? "has" : "have", safe->name()));
+	} else if (has_safe && !already) {
 		offered = true;
 		e->fix.push_back(fmt::format(
 			"export HSA_OVERRIDE_GFX_VERSION={}   # {} runs {} code: same ISA "
@@ -237,7 +253,7 @@ void judge_code_object(const Machine &m, Explanation *e)
 			other.gfx = proc;
 			other.target = parse_gfx(proc);
 			other.label = proc;
-			code_fix(other, bundled, e, false);
+			code_fix(m, other, bundled, e, false);
 		}
 	if (m.gpus.empty()) {
 		e->here.push_back("this machine shows no AMD GPU: judged from the log alone");
@@ -266,7 +282,7 @@ void judge_code_object(const Machine &m, Explanation *e)
 								  : fmt::format("{} set", g.overrides.front().name)));
 		judge_overrides(g, e, false);
 		coverage_lines(m, g.gfx, e);
-		code_fix(g, bundled, e);
+		code_fix(m, g, bundled, e);
 	}
 }
 
@@ -313,7 +329,7 @@ void judge_arch(const Machine &m, Explanation *e)
 		here = true;
 		judge_overrides(g, e, false);
 		coverage_lines(m, g.gfx, e);
-		code_fix(g, available, e);
+		code_fix(m, g, available, e);
 	}
 	if (!here && !arch.empty()) {
 		Gpu other;
@@ -325,7 +341,7 @@ void judge_arch(const Machine &m, Explanation *e)
 				fmt::format("no GPU of this machine is {}: the log comes from another machine "
 					    "or runs under an override",
 					    arch));
-		code_fix(other, available, e, false);
+		code_fix(m, other, available, e, false);
 	}
 }
 
