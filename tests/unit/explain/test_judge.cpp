@@ -178,6 +178,25 @@ TEST_CASE("a VM fault on an RDNA1 GPU with noretry=0 asks for amdgpu.noretry=1; 
 	REQUIRE(kp->value == "1");
 }
 
+TEST_CASE("a vm-fault entry's line the fault parser did not take is judged as a kernel event", "[explain]")
+{
+	// found by the explain_log fuzz target: the status word's first copy is damaged ("::00.0"), the
+	// line still matches RDNA-LOG-007's pattern, and the judge read a fault block the match did not have
+	auto s = rdnafix::test::base();
+	s.devices.push_back(rdnafix::test::amd("0000:0d:00.0", "gfx1030", "rdna2", false, 1, 0));
+	const auto r = judge_text("amdgpu 0000:0d:00.0: GCVM_L2_PROTECTION_FAULT_STATUS::00.0: "
+				  "GCVM_L2_PROTECTION_FAULT_STATUS:0x00401031\n",
+				  s);
+	REQUIRE(r.explanations.size() == 1);
+	const auto &e = r.explanations[0];
+	REQUIRE(id_of(e.match) == "RDNA-LOG-007");
+	REQUIRE_FALSE(e.match.fault);
+	std::string decoded;
+	for (const auto &l : e.decoded)
+		decoded += l + "\n";
+	REQUIRE_THAT(decoded, ContainsSubstring("device 0000:0d:00.0"));
+}
+
 TEST_CASE("the knowledge base's ids are unique and agree with the status catalogue; docs cover its ids", "[explain]")
 {
 	// The ids of the knowledge base (userspace/data/knowledge/*.toml) are

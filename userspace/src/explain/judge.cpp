@@ -453,7 +453,12 @@ Report judge(const std::vector<Match> &matches, const machine::Snapshot &snap, c
 			judge_runtime_fault(m, &e);
 			break;
 		case Judge::vm_fault:
-			judge_vm_fault(m, &e);
+			// a block the fault parser read; a line of a vm-fault entry the parser did not take
+			// (a damaged status line) is judged as a kernel event
+			if (e.match.fault)
+				judge_vm_fault(m, &e);
+			else
+				judge_kernel_event(m, &e);
 			break;
 		case Judge::kernel_event:
 			judge_kernel_event(m, &e);

@@ -305,7 +305,10 @@ std::size_t one_hit(Window &w, std::size_t i, knowledge::Hit hit, const knowledg
 {
 	const Sig sig = hit.entry;
 	const knowledge::Entry &entry = km.base().entries[sig];
-	const LogLine &li = *w.at(i);
+	const LogLine *at = w.at(i);
+	if (!at) // a second no-binary entry (an overlay) after the first dropped the line
+		return i;
+	const LogLine &li = *at;
 	const std::string_view t = li.text;
 	if (entry.judge == knowledge::Judge::no_binary) {
 		Match m = start(sig, &entry, li);
