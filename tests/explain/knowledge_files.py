@@ -91,7 +91,8 @@ def main():
         check(p.returncode == 0 and "1 entry valid, each recognises its example" in p.stdout,
               f"--check-knowledge good: exit {p.returncode}: {p.stdout.strip()}")
         p = run([rdnactl, "explain", "--check-knowledge", bad])
-        check(p.returncode == 1 and f"{bad}:{line}:" in p.stderr, f"--check-knowledge bad: exit {p.returncode}")
+        check(p.returncode == 1 and p.stderr.count(f"{bad}:{line}:") == 1,
+              f"--check-knowledge bad: exit {p.returncode}, the problem printed once")
         p = run([rdnactl, "explain", "--check-knowledge", os.path.join(tmp, "missing.toml")])
         check(p.returncode == 2 and "missing.toml" in p.stderr, f"--check-knowledge missing file: exit {p.returncode}")
 

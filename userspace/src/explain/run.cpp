@@ -154,13 +154,15 @@ int check_knowledge(const std::string &path, const std::vector<knowledge::Source
 		return usage_error(in.error());
 	if (in.truncated())
 		return usage_error(path + ": larger than 4 MiB: not a knowledge file");
-	knowledge::Base base;
-	std::vector<knowledge::Problem> problems;
-	knowledge::parse(builtin, &base, &problems);
-	problems.clear();
-	knowledge::Base own;
+	knowledge::Base base, own;
+	std::vector<knowledge::Problem> problems, again; // the file's problems, once
+	knowledge::parse(builtin, &base, &again);
+	std::string replaced; // ids of the file that replace built-in entries
 	knowledge::parse({{path, text}}, &own, &problems);
-	knowledge::parse({{path, text}}, &base, &problems);
+	for (const auto &e : own.entries)
+		if (base.find(e.id))
+			replaced += (replaced.empty() ? "" : ", ") + e.id;
+	knowledge::parse({{path, text}}, &base, &again); // the file on top of the built-in base
 	const knowledge::Matcher km(base, block_literals());
 	for (const auto &p : check_examples(base, km))
 		if (p.file == path)
@@ -173,11 +175,6 @@ int check_knowledge(const std::string &path, const std::vector<knowledge::Source
 		      true);
 		return 1;
 	}
-	std::string replaced;
-	for (const auto &e : own.entries)
-		for (const auto &b : builtin)
-			if (b.text.find("\"" + e.id + "\"") != std::string::npos)
-				replaced += (replaced.empty() ? "" : ", ") + e.id;
 	print(fmt::format("{}: {} entr{} valid, each recognises its example{}\n", path, own.entries.size(),
 			  own.entries.size() == 1 ? "y" : "ies",
 			  replaced.empty() ? "" : "; replaces built-in " + replaced));
