@@ -1,19 +1,17 @@
-// Reads the knowledge overlay directories (knowledge_dirs.hpp).
+// Reads the knowledge overlay directories (knowledge_dirs.hpp) through
+// io::RootFs at "/": its directory listing and its bounded text reads.
 #include "io/knowledge_dirs.hpp"
 
-#include <algorithm>
+#include "io/rootfs.hpp"
+
 #include <cstdlib>
-#include <filesystem>
-#include <fstream>
 #include <map>
-#include <sstream>
-#include <system_error>
 
 namespace rdnafix::io {
 
 namespace {
 
-constexpr std::uintmax_t kMaxFile = 4u << 20;
+constexpr std::size_t kMaxFile = 4u << 20;
 
 std::vector<std::string> dirs()
 {
@@ -35,44 +33,29 @@ std::vector<std::string> dirs()
 
 std::vector<KnowledgeFile> read_knowledge_dirs(std::vector<std::string> *problems)
 {
-	namespace fs = std::filesystem;
+	RootFs fs("/");
 	std::map<std::string, std::string> by_name; // file name -> path (a later directory wins)
-	for (const auto &d : dirs()) {
-		std::error_code ec;
-		fs::directory_iterator it(d, ec), end;
-		if (ec) {
-			if (ec != std::errc::no_such_file_or_directory)
-				problems->push_back(d + ": " + ec.message());
+	for (std::string d : dirs()) {
+		while (d.size() > 1 && d.back() == '/')
+			d.pop_back();
+		auto names = fs.list_dir(d);
+		if (!names) {
+			if (names.error().kind != FsErrorKind::not_found)
+				problems->push_back(d + ": " + names.error().reason());
 			continue;
 		}
-		for (; it != end; it.increment(ec)) {
-			if (ec)
-				break;
-			const auto &p = it->path();
-			if (p.extension() == ".toml" && !p.filename().string().starts_with("."))
-				by_name[p.filename().string()] = p.string();
-		}
+		for (const auto &n : *names)
+			if (n.size() > 5 && n.ends_with(".toml") && !n.starts_with("."))
+				by_name[n] = d + "/" + n;
 	}
 	std::vector<KnowledgeFile> out;
 	for (const auto &[name, path] : by_name) {
-		std::error_code ec;
-		const auto size = fs::file_size(path, ec);
-		if (ec) {
-			problems->push_back(path + ": " + ec.message());
+		auto text = fs.read_text(path, {kMaxFile, true});
+		if (!text) {
+			problems->push_back(path + ": " + text.error().reason());
 			continue;
 		}
-		if (size > kMaxFile) {
-			problems->push_back(path + ": larger than 4 MiB, not read");
-			continue;
-		}
-		std::ifstream f(path, std::ios::binary);
-		if (!f) {
-			problems->push_back(path + ": cannot be opened");
-			continue;
-		}
-		std::stringstream ss;
-		ss << f.rdbuf();
-		out.push_back({path, ss.str()});
+		out.push_back({path, std::move(*text)});
 	}
 	return out;
 }
