@@ -55,7 +55,6 @@ void Fold::add(const std::string &key, Match m)
 	}
 	if (slot)
 		slot->entry = at;
-	last_ = &at->match;
 }
 
 Match *Fold::last_of(Sig sig)
@@ -86,7 +85,6 @@ Matches Fold::take()
 	for (auto *e : kept)
 		out.matches.push_back(std::move(e->match));
 	out.unfolded = unfolded_;
-	last_ = nullptr;
 	return out;
 }
 

@@ -27,8 +27,6 @@ public:
 	bool repeat(const std::string &key);
 	// A new distinct match; key "" for one that is never folded into.
 	void add(const std::string &key, Match m);
-	// The match added last; nullptr before the first.
-	Match *last() { return last_; }
 	// The match of signature `sig` added last (kept whole); nullptr when none.
 	Match *last_of(Sig sig);
 	// The kept matches in the order they were added, and the omitted counts.
@@ -55,7 +53,6 @@ private:
 	std::vector<PerSig> sigs_;
 	std::unordered_map<std::uint64_t, Slot> keys_;
 	std::size_t unfolded_ = 0;
-	Match *last_ = nullptr;
 };
 
 } // namespace rdnafix::explain::detail

@@ -156,9 +156,8 @@ std::vector<Hit> Matcher::match(std::string_view line) const
 		if (std::any_of(out.begin(), out.end(), [&](const Hit &h) { return h.entry == p.entry; }) ||
 		    excluded(p.entry))
 			continue;
-		out.push_back(Hit{p.entry, captures_of(*p.re, line)});
+		out.push_back(Hit{p.entry, captures_of(*p.re, line)}); // patterns are in entry order: so are the hits
 	}
-	std::sort(out.begin(), out.end(), [](const Hit &a, const Hit &b) { return a.entry < b.entry; });
 	return out;
 }
 

@@ -121,6 +121,20 @@ private:
 	std::size_t count_ = 0;
 };
 
+// A field whose value is a word of a closed set (kind, severity, judge, when).
+template <typename E, std::size_t N>
+void closed(Reader &r, const toml::table &t, std::string_view key, std::size_t line, const std::string &ctx,
+	    const std::array<E, N> &all, E *field, bool required)
+{
+	if (const auto w = r.str(t, key, line, required, ctx)) {
+		if (auto v = from_word(all, *w))
+			*field = *v;
+		else
+			r.bad(t.get(key), line,
+			      fmt::format("{}: {} `{}` is not one of {}", ctx, key, *w, words_of(all)));
+	}
+}
+
 bool is_id(std::string_view s)
 {
 	if (s.size() != 12 || !s.starts_with("RDNA-LOG-"))
@@ -211,18 +225,9 @@ std::optional<Entry> entry(Reader &r, const toml::table &t, std::size_t line)
 			r.bad(&v, line,
 			      fmt::format("{}: unknown field `{}` (KNOWLEDGE FILES in rdnactl(1) lists the fields)",
 					  ctx, k.str()));
-	const auto closed = [&](std::string_view key, const auto &all, auto *field, bool required) {
-		if (const auto w = r.str(t, key, line, required, ctx)) {
-			if (auto v = from_word(all, *w))
-				*field = *v;
-			else
-				r.bad(t.get(key), line,
-				      fmt::format("{}: {} `{}` is not one of {}", ctx, key, *w, words_of(all)));
-		}
-	};
-	closed("kind", kKinds, &e.kind, true);
-	closed("severity", kSeverities, &e.severity, true);
-	closed("judge", kJudges, &e.judge, false);
+	closed(r, t, "kind", line, ctx, kKinds, &e.kind, true);
+	closed(r, t, "severity", line, ctx, kSeverities, &e.severity, true);
+	closed(r, t, "judge", line, ctx, kJudges, &e.judge, false);
 	e.title = r.str(t, "title", line, true, ctx).value_or("");
 	if (e.title.size() > 80)
 		r.bad(t.get("title"), line,
@@ -314,14 +319,7 @@ std::optional<Entry> entry(Reader &r, const toml::table &t, std::size_t line)
 					continue;
 				}
 				Cause c;
-				if (const auto w = r.str(*ct, "when", line, true, ctx + " cause")) {
-					if (auto v = from_word(kConditions, *w))
-						c.when = *v;
-					else
-						r.bad(ct->get("when"), line,
-						      fmt::format("{}: when `{}` is not one of {}", ctx, *w,
-								  words_of(kConditions)));
-				}
+				closed(r, *ct, "when", line, ctx + " cause", kConditions, &c.when, true);
 				c.text = r.str(*ct, "text", line, true, ctx + " cause").value_or("");
 				e.causes.push_back(std::move(c));
 			}
@@ -337,14 +335,7 @@ std::optional<Entry> entry(Reader &r, const toml::table &t, std::size_t line)
 				if (const auto *rt = el.as_table()) {
 					auto rem = remedy(r, *rt, el.source().begin.line, ctx + " remedy");
 					Remedy x;
-					if (const auto w = r.str(*rt, "when", line, false, ctx + " remedy")) {
-						if (auto v = from_word(kConditions, *w))
-							x.when = *v;
-						else
-							r.bad(rt->get("when"), line,
-							      fmt::format("{}: remedy when `{}` is not one of {}", ctx,
-									  *w, words_of(kConditions)));
-					}
+					closed(r, *rt, "when", line, ctx + " remedy", kConditions, &x.when, false);
 					if (rem) {
 						x.change = std::move(*rem);
 						e.remedies.push_back(std::move(x));
