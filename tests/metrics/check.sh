@@ -28,8 +28,9 @@ if ! command -v promtool >/dev/null; then
 fi
 
 # args MACHINE: the status arguments of a fixture machine (as the golden tests build them).
-args() {
-	local fx=$top/tests/fixtures/$1 a
+args() { args_of "$top/tests/fixtures/$1"; }
+args_of() { # the arguments of the fixture machine in directory $1
+	local fx=$1 a
 	a=(--root "$fx/root")
 	[[ -f $fx/env ]] && a+=(--env "$fx/env")
 	# shellcheck disable=SC2207
@@ -171,7 +172,12 @@ fi
 if [[ ${runner[0]:-} = skip ]]; then
 	echo "SKIP --output into an unwritable directory: running as root without setpriv"
 else
-	out=$("${runner[@]}" "$rdnactl" status "${a[@]}" --format prometheus --output "$tmp/ro/rdnafix.prom" 2>&1)
+	# The unprivileged user reads the fixture from $tmp (o+rx): the checkout may be private to root
+	# (a clone in `mktemp -d` is mode 0700), and a refusal to read --env is not what is tested here.
+	cp -a "$top/tests/fixtures/rdnafix-loaded" "$tmp/fx-nobody"
+	chmod -R o+rX "$tmp/fx-nobody"
+	mapfile -t a_nobody < <(args_of "$tmp/fx-nobody")
+	out=$("${runner[@]}" "$rdnactl" status "${a_nobody[@]}" --format prometheus --output "$tmp/ro/rdnafix.prom" 2>&1)
 	rc=$?
 	# The path as given (absolute), never the writer's root-relative "tmp/..." spelling.
 	if [[ $rc -eq 2 && $out == *"--output $tmp/ro/rdnafix.prom: "* && $out != *" ${tmp#/}/ro"* &&
