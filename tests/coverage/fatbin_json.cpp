@@ -3,7 +3,7 @@
 // clang-offload-bundler --list and llvm-readelf) and the benchmark.
 //
 // Usage: fatbin_json [--root DIR] FILE...   (FILE relative to DIR, default /)
-#include "coverage/read_fatbin.hpp"
+#include "software/read_fatbin.hpp"
 #include "io/rootfs.hpp"
 
 #include <nlohmann/json.hpp>

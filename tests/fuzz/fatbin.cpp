@@ -1,10 +1,10 @@
 // Fuzz target: `rdnactl coverage`'s reader of one file's device code
-// (coverage/read_fatbin.cpp, read_fatbin_walk.cpp): ELF section table,
+// (software/read_fatbin.cpp, read_fatbin_walk.cpp): ELF section table,
 // .hip_fatbin, plain and compressed (CCOB, zlib/zstd through io/decompress)
 // offload bundles, each entry's code object header.  The input is written to
 // a file in a private temporary directory and read through io::RootFs, as
 // `coverage --root` reads a library.  Seeds: tests/fuzz/corpus/SOURCE.md.
-#include "coverage/read_fatbin.hpp"
+#include "software/read_fatbin.hpp"
 #include "fuzz.hpp"
 #include "io/rootfs.hpp"
 

@@ -1,4 +1,4 @@
-// Fuzz target: reading validation history rows (validate/history_store.cpp
+// Fuzz target: reading validation history rows (history/history_store.cpp
 // History::runs: the JSON columns, the stack, case statuses and figures) and
 // everything `history` and `status` do with them (compare_runs,
 // find_regressions, render_history, render_history_json, verdict,
@@ -12,7 +12,7 @@
 // that is a whole number is bound as a REAL, anything else as TEXT, as a
 // hand-edited database may hold).  Seeds: tests/fuzz/corpus/SOURCE.md.
 #include "fuzz.hpp"
-#include "history.hpp"
+#include "history/history.hpp"
 #include "render.hpp"
 
 #include <SQLiteCpp/Statement.h>

@@ -3,7 +3,7 @@
 // temporary root to write damaged copies into, little-endian pokes, and the
 // compressed-bundle (CCOB) writer: header v1-v3 (docs/rocm-facts.md §4)
 // around a zstd or zlib stream made by libzstd / zlib.
-#include "coverage/read_fatbin.hpp"
+#include "software/read_fatbin.hpp"
 #include "io/rootfs.hpp"
 
 #include <catch2/catch_test_macros.hpp>

@@ -1,6 +1,6 @@
 // Finding installations by reading files only (coverage/find_*.cpp), on
 // temporary trees read through io::RootFs as with --root.
-#include "coverage/find.hpp"
+#include "software/find.hpp"
 
 #include "io/rootfs.hpp"
 

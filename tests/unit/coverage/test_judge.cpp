@@ -1,9 +1,9 @@
 // The verdicts (coverage/judge.cpp, gpus.cpp): native, generic with the
 // runtime that loads it, only with an override (and its ISA safety), missing
 // with the reason, per install the worst library.
-#include "coverage/libdirs.hpp"
+#include "software/libdirs.hpp"
 #include "coverage/render.hpp"
-#include "coverage/scan.hpp"
+#include "software/scan.hpp"
 
 #include <catch2/catch_test_macros.hpp>
 

@@ -1,6 +1,6 @@
 // Per-target library files named by target (coverage/libdirs.cpp): the names
 // rocBLAS, hipBLASLt and MIOpen really use, and hostile names.
-#include "coverage/libdirs.hpp"
+#include "software/libdirs.hpp"
 
 #include <catch2/catch_test_macros.hpp>
 

@@ -3,7 +3,7 @@
 // with CCOB v2 and v3 (zstd) bundles, bare bundles and a bare code object.
 // The expected entry lists are what clang-offload-bundler --list printed for
 // the same files (SOURCE.md).
-#include "coverage/read_fatbin.hpp"
+#include "software/read_fatbin.hpp"
 #include "io/rootfs.hpp"
 
 #include <catch2/catch_test_macros.hpp>

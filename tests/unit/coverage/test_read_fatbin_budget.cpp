@@ -5,9 +5,9 @@
 // budget", never "no device code".  And entry tables longer than the first
 // 4096-byte read (clang-offload-bundler with 78 targets, data/SOURCE.md).
 #include "core/codeobj_bytes.hpp"
-#include "coverage/libdirs.hpp"
+#include "software/libdirs.hpp"
 #include "coverage/render.hpp"
-#include "coverage/scan.hpp"
+#include "software/scan.hpp"
 #include "fatbin_test_util.hpp"
 
 #include <catch2/catch_test_macros.hpp>

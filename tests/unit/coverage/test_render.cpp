@@ -1,7 +1,7 @@
 // Text and JSON of a hand-built report (coverage/render_*.cpp).
-#include "coverage/libdirs.hpp"
+#include "software/libdirs.hpp"
 #include "coverage/render.hpp"
-#include "coverage/scan.hpp"
+#include "software/scan.hpp"
 
 #include <catch2/catch_test_macros.hpp>
 #include <catch2/matchers/catch_matchers_string.hpp>

@@ -1,8 +1,8 @@
 // The whole scan on real fat binaries made by hipcc (data/, SOURCE.md): PATH
 // arguments read by read_fatbin, targets from entries whose ids and e_flags
 // agree, verdicts for --gfx targets.
-#include "coverage/libdirs.hpp"
-#include "coverage/scan.hpp"
+#include "software/libdirs.hpp"
+#include "software/scan.hpp"
 
 #include "io/rootfs.hpp"
 

@@ -3,8 +3,8 @@
 #include "model.hpp"
 #include "snapshot_builders.hpp"
 
-#include "coverage/libdirs.hpp"
-#include "coverage/scan.hpp"
+#include "software/libdirs.hpp"
+#include "software/scan.hpp"
 
 #include <catch2/catch_test_macros.hpp>
 #include <catch2/matchers/catch_matchers_string.hpp>

@@ -10,8 +10,8 @@
 #include "status/validation.hpp"
 
 #include "machine/collect.hpp"
-#include "validate/history.hpp"
-#include "validate/stack.hpp"
+#include "history/history.hpp"
+#include "software/stack.hpp"
 
 #include <catch2/catch_test_macros.hpp>
 #include <catch2/matchers/catch_matchers_string.hpp>

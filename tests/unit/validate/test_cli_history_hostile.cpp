@@ -21,7 +21,7 @@
 #include <nlohmann/json.hpp>
 
 #include "../measured_run.hpp"
-#include "history.hpp"
+#include "history/history.hpp"
 #include "io/sqlite.hpp"
 #include "render.hpp"
 

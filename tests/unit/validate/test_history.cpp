@@ -5,7 +5,7 @@
 #include <filesystem>
 #include <unistd.h>
 
-#include "history.hpp"
+#include "history/history.hpp"
 
 using namespace rdnafix::validate;
 

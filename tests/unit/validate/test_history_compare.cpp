@@ -5,7 +5,7 @@
 // listing and its JSON carry the same.
 #include <catch2/catch_test_macros.hpp>
 
-#include "history.hpp"
+#include "history/history.hpp"
 #include "render.hpp"
 
 using namespace rdnafix::validate;

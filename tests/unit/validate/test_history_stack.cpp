@@ -11,7 +11,7 @@
 
 #include <unistd.h>
 
-#include "history.hpp"
+#include "history/history.hpp"
 
 using namespace rdnafix::validate;
 namespace sq = rdnafix::io::sqlite;

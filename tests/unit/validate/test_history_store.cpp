@@ -15,7 +15,7 @@
 
 #include <unistd.h>
 
-#include "history.hpp"
+#include "history/history.hpp"
 #include "render.hpp"
 
 using namespace rdnafix::validate;

@@ -12,7 +12,7 @@
 #include <random>
 #include <regex>
 
-#include "kmsg.hpp"
+#include "history/kmsg.hpp"
 
 using namespace rdnafix::validate;
 

@@ -5,7 +5,7 @@
 #include <catch2/matchers/catch_matchers.hpp>
 
 #include "protocol.hpp"
-#include "result.hpp"
+#include "history/result.hpp"
 
 using namespace rdnafix::validate;
 

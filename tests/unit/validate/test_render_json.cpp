@@ -6,7 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "render.hpp"
-#include "result.hpp"
+#include "history/result.hpp"
 
 using namespace rdnafix::validate;
 

@@ -9,7 +9,7 @@
 #include "../machine/tree.hpp"
 #include "machine/collect.hpp"
 #include "machine/facts.hpp"
-#include "stack.hpp"
+#include "software/stack.hpp"
 
 namespace fs = std::filesystem;
 using namespace rdnafix::validate;

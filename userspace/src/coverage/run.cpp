@@ -1,7 +1,7 @@
 // run_coverage: collect the machine (devices, environment), scan, render.
 #include "coverage/run.hpp"
 
-#include "coverage/find.hpp"
+#include "software/find.hpp"
 #include "coverage/render.hpp"
 
 #include "core/text_safe.hpp"

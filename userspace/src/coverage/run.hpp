@@ -3,7 +3,7 @@
 // has native or generic code in every installation that carries code, 1 some
 // GPU runs only with an override or not at all, 2 could not run).  The
 // command line that fills the options lives in app/cmd_coverage.cpp.
-#include "coverage/scan.hpp"
+#include "software/scan.hpp"
 
 #include "machine/collect.hpp"
 

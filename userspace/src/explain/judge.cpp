@@ -3,7 +3,7 @@
 // judge_kernel.cpp.  Pure: values in, Explanation out.
 #include "explain/judge_support.hpp"
 
-#include "coverage/model.hpp"
+#include "software/model.hpp"
 
 #include "machine/facts.hpp"
 

@@ -8,7 +8,7 @@
 #include "explain/knowledge_load.hpp"
 #include "explain/model.hpp"
 
-#include "coverage/scan.hpp"
+#include "software/picture.hpp"
 
 #include "io/read_stream.hpp"
 #include "io/rootfs.hpp"
@@ -237,8 +237,9 @@ int run_explain(const ExplainOptions &opts, const std::vector<knowledge::SourceT
 	// (--pid's when given: its VIRTUAL_ENV, CONDA_PREFIX, PATH, ROCM_PATH).
 	std::optional<coverage::Report> scanned;
 	if (opts.coverage) {
-		io::RootFs fs(opts.machine.root);
-		scanned = coverage::scan(fs, snap, {});
+		software::PictureOptions want;
+		want.stack = false;
+		scanned = std::move(software::collect(snap, want).coverage);
 		r.context.push_back(fmt::format("code objects: {} installation(s) scanned", scanned->installs.size()));
 	} else {
 		r.context.push_back("code objects: not scanned (--no-coverage)");

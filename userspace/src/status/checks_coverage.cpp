@@ -2,7 +2,7 @@
 // (RDNA-COV-001..005), from the coverage report in the assessment.
 #include "checks.hpp"
 
-#include "coverage/render.hpp"
+#include "software/words.hpp"
 
 #include "core/gpudb.hpp"
 #include "core/rules.hpp"

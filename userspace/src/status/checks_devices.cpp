@@ -1,7 +1,7 @@
 // Checks: which GPUs are there and whether ROCm supports their gfx target.
 #include "checks.hpp"
 
-#include "coverage/render.hpp"
+#include "software/words.hpp"
 
 #include "core/parse.hpp"
 #include "core/rules.hpp"

@@ -10,7 +10,7 @@
 #include "machine/settings.hpp"
 #include "machine/snapshot.hpp"
 
-#include "coverage/model.hpp"
+#include "software/model.hpp"
 
 #include "core/rules.hpp"
 

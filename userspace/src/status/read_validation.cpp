@@ -8,8 +8,8 @@
 
 #include "io/process.hpp"
 #include "io/rootfs.hpp"
-#include "validate/history.hpp"
-#include "validate/stack.hpp"
+#include "history/history.hpp"
+#include "software/stack.hpp"
 
 #include <ctime>
 #include <exception>
@@ -100,15 +100,23 @@ std::vector<HistorySource> validation_databases(const std::string &root)
 
 LastValidation read_last_validation(const machine::Snapshot &snap, const std::vector<HistorySource> &databases)
 {
+	software::PictureOptions want;
+	want.coverage = false;
+	return read_last_validation(snap, software::collect(snap, want), databases);
+}
+
+LastValidation read_last_validation(const machine::Snapshot &snap, const software::Picture &software,
+				    const std::vector<HistorySource> &databases)
+{
 	LastValidation out;
-	try {
-		out.stack_key = validate::collect_stack(snap).key();
-	} catch (const std::exception &e) {
+	if (!software.stack) {
 		out.result = ValidationResult::unreadable;
-		out.unreadable.push_back(
-			{"stack", snap.root, std::string("cannot collect this machine's stack: ") + e.what()});
+		out.unreadable.push_back({"stack", snap.root,
+					  software.stack_error.empty() ? "this machine's stack was not collected"
+								       : software.stack_error});
 		return out;
 	}
+	out.stack_key = software.stack->key();
 	std::string newest; // started_at of the run taken
 	for (const auto &src : databases) {
 		// The directory is resolved inside the root; the file itself is

@@ -2,7 +2,7 @@
 // `coverage` JSON object (the scan's own JSON, coverage/render_json.cpp).
 #include "render.hpp"
 
-#include "coverage/render.hpp"
+#include "software/words.hpp"
 
 #include <fmt/format.h>
 

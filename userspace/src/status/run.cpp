@@ -4,7 +4,7 @@
 #include "model.hpp"
 #include "render.hpp"
 
-#include "coverage/scan.hpp"
+#include "software/picture.hpp"
 
 #include "io/atomic_file.hpp"
 #include "io/process.hpp"
@@ -67,17 +67,18 @@ int run_status(const StatusOptions &opts)
 {
 	auto snap = machine::collect(opts.machine);
 	auto verdicts = assess(snap);
-	if (opts.coverage && !snap.nothing_readable) {
-		io::RootFs fs(opts.machine.root);
-		verdicts.coverage = coverage::scan(fs, snap, {});
-	}
+	// The software picture, once: the coverage scan and the stack.
+	software::PictureOptions want;
+	want.coverage = opts.coverage;
+	auto sw = software::collect(snap, want);
+	verdicts.coverage = std::move(sw.coverage);
 	auto findings = snap.nothing_readable ? std::vector<Finding>{} : evaluate(snap, verdicts);
 	const auto now =
 		std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now().time_since_epoch())
 			.count();
 	LastValidation validation;
 	if (!snap.nothing_readable)
-		validation = read_last_validation(snap, validation_databases(opts.machine.root));
+		validation = read_last_validation(snap, sw, validation_databases(opts.machine.root));
 	std::string out;
 	if (opts.format == Format::json)
 		out = to_json(snap, verdicts, findings, validation)
@@ -111,8 +112,10 @@ int run_env(const EnvOptions &opts)
 	// The same findings as status, coverage included: an override that the
 	// installed libraries need (RDNA-COV-002) is exported with its reason.
 	auto verdicts = assess(snap);
-	io::RootFs fs(opts.machine.root);
-	verdicts.coverage = coverage::scan(fs, snap, {});
+	software::PictureOptions want;
+	want.stack = false;
+	auto sw = software::collect(snap, want);
+	verdicts.coverage = std::move(sw.coverage);
 	print(render_env_sudo_note(snap.environment) +
 	      render_env(env_changes(evaluate(snap, verdicts), snap.environment), opts.shell));
 	return 0;

@@ -5,7 +5,8 @@
 // The model is plain values; read_validation.cpp fills it (it reads the
 // databases), the renderers turn its enums into words.
 #include "machine/snapshot.hpp"
-#include "validate/result.hpp"
+#include "history/result.hpp"
+#include "software/picture.hpp"
 
 #include <cstdint>
 #include <optional>
@@ -71,5 +72,8 @@ std::vector<HistorySource> validation_databases(const std::string &root);
 // read (not a database, newer schema, permissions) is an unreadable item
 // with the reason.  Never throws.
 LastValidation read_last_validation(const machine::Snapshot &snap, const std::vector<HistorySource> &databases);
+// The same with the stack of the run's software picture (software::collect).
+LastValidation read_last_validation(const machine::Snapshot &snap, const software::Picture &software,
+				    const std::vector<HistorySource> &databases);
 
 } // namespace rdnafix::status

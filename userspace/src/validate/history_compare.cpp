@@ -8,7 +8,7 @@
 #include <fmt/format.h>
 
 #include "core/text_safe.hpp"
-#include "history.hpp"
+#include "history/history.hpp"
 #include "machine/interpret.hpp"
 
 namespace rdnafix::validate {

@@ -11,7 +11,7 @@
 #include <string_view>
 
 #include "io/child_runner.hpp"
-#include "result.hpp"
+#include "history/result.hpp"
 
 namespace rdnafix::validate {
 

@@ -10,7 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "machine/snapshot.hpp"
-#include "stack.hpp"
+#include "software/stack.hpp"
 
 namespace rdnafix::validate {
 

@@ -9,7 +9,7 @@
 #include <fmt/format.h>
 
 #include "core/text_safe.hpp"
-#include "result.hpp"
+#include "history/result.hpp"
 
 namespace rdnafix::validate {
 

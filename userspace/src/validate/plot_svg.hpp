@@ -9,7 +9,7 @@
 #include <string_view>
 #include <vector>
 
-#include "history.hpp"
+#include "history/history.hpp"
 
 namespace rdnafix::validate {
 

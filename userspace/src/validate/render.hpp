@@ -7,8 +7,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "history.hpp"
-#include "result.hpp"
+#include "history/history.hpp"
+#include "history/result.hpp"
 
 namespace rdnafix::validate {
 

@@ -18,7 +18,7 @@
 #include <fmt/format.h>
 
 #include "cases/kinds.hpp"
-#include "history.hpp"
+#include "history/history.hpp"
 #include "io/child_runner.hpp"
 #include "isolation.hpp"
 #include "machine_info.hpp"

@@ -13,9 +13,9 @@
 #include <string>
 #include <vector>
 
-#include "history.hpp"
-#include "result.hpp"
-#include "stack.hpp"
+#include "history/history.hpp"
+#include "history/result.hpp"
+#include "software/stack.hpp"
 
 namespace rdnafix::validate {
 

@@ -10,7 +10,7 @@
 #include <fmt/format.h>
 
 #include "core/text_safe.hpp"
-#include "history.hpp"
+#include "history/history.hpp"
 #include "render.hpp"
 #include "run.hpp"
 

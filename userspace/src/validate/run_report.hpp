@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "history.hpp"
-#include "result.hpp"
+#include "history/history.hpp"
+#include "history/result.hpp"
 #include "run.hpp"
 #include "run_brief.hpp"
 

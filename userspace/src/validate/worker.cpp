@@ -8,7 +8,7 @@
 
 #include "cases/kinds.hpp"
 #include "isolation.hpp"
-#include "kmsg.hpp"
+#include "history/kmsg.hpp"
 
 namespace rdnafix::validate {
 

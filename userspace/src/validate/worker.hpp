@@ -15,7 +15,7 @@
 #include "cases.hpp"
 #include "io/worker_process.hpp"
 #include "protocol.hpp"
-#include "result.hpp"
+#include "history/result.hpp"
 #include "run.hpp"
 
 namespace rdnafix::validate {

@@ -19,7 +19,7 @@
 #include "compare.hpp"
 #include "gpu_cases.hpp"
 #include "protocol.hpp"
-#include "result.hpp"
+#include "history/result.hpp"
 
 namespace rdnafix::validate {
 

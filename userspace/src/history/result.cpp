@@ -1,4 +1,4 @@
-#include "result.hpp"
+#include "history/result.hpp"
 
 #include <stdexcept>
 

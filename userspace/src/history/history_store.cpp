@@ -8,7 +8,7 @@
 #include <fmt/ranges.h>
 
 #include "core/text_safe.hpp"
-#include "history.hpp"
+#include "history/history.hpp"
 
 namespace rdnafix::validate {
 

@@ -5,7 +5,7 @@
 // gfx90a-xnack-.hsaco, ...) and MIOpen databases (gfx1030_36.HIP.fdb.txt,
 // gfx90a68.db.txt, gfx1030.kdb, ...).  Every name is hostile input: a name
 // that does not spell a known target is skipped, never trusted.
-#include "coverage/model.hpp"
+#include "software/model.hpp"
 
 #include <optional>
 #include <string>

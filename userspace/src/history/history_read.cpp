@@ -7,7 +7,7 @@
 #include <fmt/format.h>
 
 #include "core/text_safe.hpp"
-#include "history.hpp"
+#include "history/history.hpp"
 
 namespace rdnafix::validate {
 

@@ -1,7 +1,7 @@
 // The history's small pure helpers: the default location, the stack of a run
 // recorded before schema 5, the last run on a stack, a run's verdict.  The
 // store is history_store.cpp, the comparison of runs history_compare.cpp.
-#include "history.hpp"
+#include "history/history.hpp"
 
 #include "machine/interpret.hpp"
 

@@ -1,7 +1,7 @@
 // Pure: the GPUs the scan judges, from the snapshot and --gfx, with the
 // XNACK / SRAM ECC mode their code objects must match.
-#include "coverage/libdirs.hpp"
-#include "coverage/scan.hpp"
+#include "software/libdirs.hpp"
+#include "software/scan.hpp"
 
 #include "core/gpudb.hpp"
 #include "core/parse.hpp"

@@ -2,7 +2,7 @@
 // The coverage scan: find the installations (coverage/find_*.cpp), read their
 // device code (read_fatbin.cpp, tensile/miopen names), judge per GPU
 // (judge.cpp, pure).  Used by `rdnactl coverage`, `status` and `explain`.
-#include "coverage/model.hpp"
+#include "software/model.hpp"
 
 #include "machine/snapshot.hpp"
 

@@ -3,7 +3,7 @@
 // code targets of each library, and per GPU x library the verdict.  Facts and
 // verdicts as values; only render_*.cpp turn the enums into words.  status
 // and explain read this (through coverage/scan.hpp).
-#include "coverage/read_fatbin.hpp"
+#include "software/read_fatbin.hpp"
 
 #include "core/rules.hpp"
 

@@ -1,8 +1,8 @@
 // The scan: find the installations, read their device code, judge per GPU.
-#include "coverage/scan.hpp"
+#include "software/scan.hpp"
 
-#include "coverage/find.hpp"
-#include "coverage/libdirs.hpp"
+#include "software/find.hpp"
+#include "software/libdirs.hpp"
 
 #include "io/rootfs.hpp"
 

@@ -1,6 +1,6 @@
 // The stack's pure half: facts, key, JSON, differences, and the facts a
 // Snapshot gives without reading a file (stack.hpp).
-#include "stack.hpp"
+#include "software/stack.hpp"
 
 #include <algorithm>
 #include <cstdint>

@@ -1,9 +1,9 @@
 // System ROCm (ROCM_PATH, /opt/rocm*), the distribution's multiarch ROCm
 // libraries (Debian usr/lib/x86_64-linux-gnu, Fedora usr/lib64), the
 // consumers (the GGML HIP backend of llama.cpp / ollama), and PATH arguments.
-#include "coverage/find.hpp"
+#include "software/find.hpp"
 
-#include "coverage/libdirs.hpp"
+#include "software/libdirs.hpp"
 
 #include "io/rootfs.hpp"
 

@@ -15,8 +15,8 @@
 #include <nlohmann/json.hpp>
 
 #include "io/sqlite.hpp"
-#include "result.hpp"
-#include "stack.hpp"
+#include "history/result.hpp"
+#include "software/stack.hpp"
 
 namespace rdnafix::validate {
 

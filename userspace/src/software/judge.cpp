@@ -2,9 +2,9 @@
 // missing (docs/coverage.md "Verdicts").  Feature compatibility follows the
 // LLVM target-id rules (AMDGPUUsage.rst "Target ID"): an xnack- object loads
 // only where XNACK is off, xnack+ only where it is on, "any" on both.
-#include "coverage/scan.hpp"
+#include "software/scan.hpp"
 
-#include "coverage/libdirs.hpp"
+#include "software/libdirs.hpp"
 
 #include "core/gpudb.hpp"
 #include "core/parse.hpp"

@@ -1,9 +1,9 @@
 // read_fatbin(): what kind of file this is (ELF with .hip_fatbin, bare
 // bundle, bare AMDGPU code object), found from the ELF header and section
 // table only; the bundles are walked by read_fatbin_walk.cpp.
-#include "coverage/read_fatbin.hpp"
+#include "software/read_fatbin.hpp"
 #include "core/codeobj_bytes.hpp"
-#include "coverage/read_fatbin_walk.hpp"
+#include "software/read_fatbin_walk.hpp"
 #include "io/rootfs.hpp"
 
 #include <fmt/format.h>

@@ -3,7 +3,7 @@
 // inflated as a prefix only as far as the entry table and the code objects'
 // headers (clang/docs/ClangOffloadBundler.rst; docs/rocm-facts.md §4).
 #include "core/codeobj_bytes.hpp"
-#include "coverage/read_fatbin_walk.hpp"
+#include "software/read_fatbin_walk.hpp"
 #include "io/decompress.hpp"
 
 #include <fmt/format.h>

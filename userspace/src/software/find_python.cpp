@@ -2,7 +2,7 @@
 // --python PATH, VIRTUAL_ENV, CONDA_PREFIX, python3 on PATH.  The prefix of
 // an interpreter is found from files (pyvenv.cfg, the symlink chain,
 // lib/pythonX.Y), never by running it.
-#include "coverage/find.hpp"
+#include "software/find.hpp"
 
 #include "io/rootfs.hpp"
 

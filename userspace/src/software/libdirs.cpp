@@ -1,6 +1,6 @@
 // Per-target kernel files named by target: Tensile library directories and
 // MIOpen databases (libdirs.hpp).
-#include "coverage/libdirs.hpp"
+#include "software/libdirs.hpp"
 
 #include "core/gpudb.hpp"
 #include "io/rootfs.hpp"

@@ -8,7 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "kmsg.hpp"
+#include "history/kmsg.hpp"
 
 namespace rdnafix::validate {
 

@@ -1,8 +1,8 @@
 // The library files that can carry device code (one table, with why), and
 // the libraries of one installation directory.
-#include "coverage/find.hpp"
+#include "software/find.hpp"
 
-#include "coverage/libdirs.hpp"
+#include "software/libdirs.hpp"
 
 #include "io/rootfs.hpp"
 

@@ -1,8 +1,8 @@
 // `rdnactl coverage --json` (schema_version 1) and the `coverage` object of
 // `rdnactl status --json`.
-#include "coverage/render.hpp"
+#include "software/words.hpp"
 
-#include "coverage/libdirs.hpp"
+#include "software/libdirs.hpp"
 
 namespace rdnafix::coverage {
 

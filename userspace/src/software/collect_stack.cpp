@@ -3,10 +3,10 @@
 // load, from the files under the snapshot's root.  No dlopen, no subprocess.
 #include <algorithm>
 
-#include "coverage/find.hpp"
+#include "software/find.hpp"
 #include "core/text_util.hpp"
 #include "io/rootfs.hpp"
-#include "stack.hpp"
+#include "software/stack.hpp"
 
 #ifdef RDNAFIX_STACK_LOADER
 #include "loader.hpp"

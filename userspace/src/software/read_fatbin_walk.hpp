@@ -2,7 +2,7 @@
 // The bundle walker behind read_fatbin: reads the offload bundles lying in
 // one byte range of a file (an ELF's .hip_fatbin section, or a whole bundle
 // file).  Included only by read_fatbin*.cpp.
-#include "coverage/read_fatbin.hpp"
+#include "software/read_fatbin.hpp"
 #include "io/file_reader.hpp"
 
 namespace rdnafix::coverage::detail {

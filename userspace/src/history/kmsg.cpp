@@ -1,4 +1,4 @@
-#include "kmsg.hpp"
+#include "history/kmsg.hpp"
 #include "io/fs_error.hpp"
 
 #include <array>

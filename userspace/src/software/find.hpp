@@ -7,8 +7,8 @@
 //   find_rocm.cpp    ROCM_PATH, /opt/rocm*, distribution multiarch, consumers
 // The fatbin libraries found here are not read yet (Library::file empty);
 // scan.cpp reads them.
-#include "coverage/model.hpp"
-#include "coverage/scan.hpp"
+#include "software/model.hpp"
+#include "software/scan.hpp"
 
 #include "machine/snapshot.hpp"
 
