@@ -83,7 +83,7 @@ test-e2e:
 
 # Every style check runs; the target fails if any of them failed.
 test-style:
-	@rc=0; for t in check-format.sh check-size.sh check-citations.sh test-checks.sh; do \
+	@rc=0; for t in check-format.sh check-size.sh check-citations.sh check-layers.sh test-checks.sh; do \
 		bash tests/style/$$t || rc=1; \
 	done; exit $$rc
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Tests of check-citations.sh and check-size.sh: each case builds a small git
+# Tests of check-citations.sh, check-size.sh and check-layers.sh: each case builds a small git
 # checkout in a temporary directory, plants one violation (or none) and asserts
 # the exit code and the reported file:line.
 # usage: test-checks.sh      Exit 0 all passed, 1 a case failed, 2 cannot run.
@@ -121,6 +121,33 @@ git -C "$r" add -A
 expect "size: --max counts a last line without newline" 1 "kmod/short.c: 2 lines (limit 1)" \
 	bash "$size" --root "$r" --max 1
 expect "size: not a checkout" 2 "" bash "$size" --root "$tmp/not-a-repo"
+
+# ---- check-layers --------------------------------------------------------------
+layers=$here/check-layers.sh
+r=$tmp/layers
+mkdir -p "$r/userspace/src/status" "$r/userspace/src/coverage" "$r/userspace/src/software" "$r/userspace/src/app" \
+	"$r/kmod"
+printf '#pragma once\n' >"$r/userspace/src/software/scan.hpp"
+printf '#pragma once\n' >"$r/userspace/src/coverage/render.hpp"
+printf '#pragma once\n' >"$r/kmod/policy.h"
+printf '#include "software/scan.hpp"\n#include "model.hpp"\n#include "policy.h"\n' >"$r/userspace/src/status/run.cpp"
+printf '#pragma once\n' >"$r/userspace/src/status/model.hpp"
+printf '#include "status/model.hpp"\n#include "coverage/render.hpp"\n' >"$r/userspace/src/app/main.cpp"
+expect "layers: verbs over software, app over verbs, kmod headers pass" 0 "0 violation(s)" bash "$layers" --root "$r"
+printf '#include "software/scan.hpp"\n#include "coverage/render.hpp"\n' >"$r/userspace/src/status/checks.cpp"
+expect "layers: a verb including another verb fails" 1 "userspace/src/status/checks.cpp:2: includes coverage/render.hpp" \
+	bash "$layers" --root "$r"
+rm "$r/userspace/src/status/checks.cpp"
+printf '#include "status/model.hpp"\n' >"$r/userspace/src/software/judge.cpp"
+expect "layers: a room below the verbs including a verb fails" 1 "userspace/src/software/judge.cpp:1: includes status/model.hpp" \
+	bash "$layers" --root "$r"
+printf '#include "render.hpp"\n' >"$r/userspace/src/software/judge.cpp"
+expect "layers: a bare include of another room's file fails" 1 "(it is in coverage/)" bash "$layers" --root "$r"
+rm "$r/userspace/src/software/judge.cpp"
+mkdir -p "$r/userspace/src/newroom"
+expect "layers: an unknown room fails" 1 "userspace/src/newroom: a room this check does not know" \
+	bash "$layers" --root "$r"
+expect "layers: no source folder" 2 "" bash "$layers" --root "$tmp/not-a-repo"
 
 echo "test-checks: $((pass + fail)) cases, $fail failed"
 [ "$fail" -eq 0 ]
