@@ -30,9 +30,17 @@ const status::Finding *find(const std::vector<status::Finding> &f, std::string_v
 	return nullptr;
 }
 
-std::vector<status::Finding> judge(const machine::Snapshot &s)
+std::vector<status::Finding> judge(const machine::Snapshot &s, const std::string &rocm = "")
 {
 	auto a = status::assess(s);
+	if (!rocm.empty()) { // what the code-object scan found: PyTorch's bundled runtime (pytorch#192259)
+		a.coverage = coverage::Report{};
+		coverage::Install i;
+		i.kind = coverage::InstallKind::pytorch;
+		i.version = "2.12.0+rocm7.14.0";
+		i.runtime_version = rocm;
+		a.coverage->installs.push_back(i);
+	}
 	a.known_bad = status::load_known_bad(knowledge::builtin_files(), false);
 	return status::evaluate(s, a);
 }
@@ -90,19 +98,22 @@ TEST_CASE("known-bad: expandable_segments with DRM < 3.64 is RDNA-VER-003, deriv
 	d.hw.drm_version = {machine::DrmVersionSource::file, 3, 61, 0, {}, {}, "var/log/rdnafix-drm-version"};
 	s.devices.push_back(d);
 	test::set_env(s, "PYTORCH_HIP_ALLOC_CONF=expandable_segments:True\n");
-	REQUIRE(find(judge(s), "RDNA-VER-003"));
+	// torch 2.12.0+rocm7.14.0, HIP runtime 7.14.60850 (pytorch#192259)
+	REQUIRE(find(judge(s, "7.14.60850"), "RDNA-VER-003"));
+	CHECK_FALSE(find(judge(s, "6.4.43484"), "RDNA-VER-003")); // an older ROCr
+	CHECK_FALSE(find(judge(s), "RDNA-VER-003"));              // ROCm unknown (no scan): not on a guess
 	// derived from Debian 13's kernel 6.12.48: at most 3.61
 	s.devices[0].hw.drm_version = {machine::DrmVersionSource::derived, 3, 0, 0, 49, 61, "kernel 6.12.48"};
-	CHECK(find(judge(s), "RDNA-VER-003"));
+	CHECK(find(judge(s, "7.14.60850"), "RDNA-VER-003"));
 	// a kernel between 6.12.117 and 7.2.13: unknown whether < 3.64, no finding
 	s.devices[0].hw.drm_version = {machine::DrmVersionSource::derived, 3, 0, 0, 61, 64, "kernel 6.18"};
-	CHECK_FALSE(find(judge(s), "RDNA-VER-003"));
+	CHECK_FALSE(find(judge(s, "7.14.60850"), "RDNA-VER-003"));
 	// 3.64 read: no finding; nor without the variable
 	s.devices[0].hw.drm_version = {machine::DrmVersionSource::ioctl, 3, 64, 0, {}, {}, "/dev/dri/renderD128"};
-	CHECK_FALSE(find(judge(s), "RDNA-VER-003"));
+	CHECK_FALSE(find(judge(s, "7.14.60850"), "RDNA-VER-003"));
 	s.devices[0].hw.drm_version = {machine::DrmVersionSource::ioctl, 3, 61, 0, {}, {}, "/dev/dri/renderD128"};
 	test::set_env(s, "PYTORCH_HIP_ALLOC_CONF=garbage_collection_threshold:0.6\n");
-	CHECK_FALSE(find(judge(s), "RDNA-VER-003"));
+	CHECK_FALSE(find(judge(s, "7.14.60850"), "RDNA-VER-003"));
 }
 
 TEST_CASE("PCIe atomics: a dGPU io_link without atomics is RDNA-GPU-004, an APU never", "[hwfacts]")

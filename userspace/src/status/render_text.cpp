@@ -118,6 +118,17 @@ void Text::header()
 	// Nothing readable: run_status says why on stderr, once.
 }
 
+// A derived DRM version: "3.61", "3.49 .. 3.61", "3.49 or older", "3.64 or newer".
+std::string derived_range(const machine::DrmVersion &v)
+{
+	if (v.minor_at_least && v.minor_at_most)
+		return *v.minor_at_least == *v.minor_at_most
+			       ? fmt::format("3.{}", *v.minor_at_least)
+			       : fmt::format("3.{} .. 3.{}", *v.minor_at_least, *v.minor_at_most);
+	return v.minor_at_most ? fmt::format("3.{} or older", *v.minor_at_most)
+			       : fmt::format("3.{} or newer", v.minor_at_least.value_or(0));
+}
+
 void Text::devices()
 {
 	line("");
@@ -168,9 +179,7 @@ void Text::devices()
 		if (const auto &nr = noretry(d); nr.value)
 			line(fmt::format("    noretry         {} ({})", *nr.value, nr.explanation));
 		if (const auto &v = d.hw.drm_version; v.source == machine::DrmVersionSource::derived)
-			line(fmt::format("    DRM version     3.{} .. 3.{} (derived from {})",
-					 v.minor_at_least ? std::to_string(*v.minor_at_least) : "?",
-					 v.minor_at_most ? std::to_string(*v.minor_at_most) : "?", v.from));
+			line(fmt::format("    DRM version     {} (derived from {})", derived_range(v), v.from));
 		else if (v.source != machine::DrmVersionSource::none)
 			line(fmt::format("    DRM version     {}.{}.{} ({})", v.major, v.minor, v.patch, v.from));
 		if (!d.hw.firmware.empty()) {
