@@ -140,7 +140,45 @@ def main():
         u = json.loads(p.stdout)["unrecognised"]
         check(u["count"] == 1 and u["lines"][0]["line"] == 2, f"unknown log --json: {u}")
 
-        # 5. --list --json
+        # 5. known-bad versions (known-bad.toml format): --check-knowledge, and an overlay that
+        # status matches on a fixture (Strix Point, kernel 6.14.0-29-generic, MES 0x83)
+        kb = os.path.join(tmp, "kb.toml")
+        kb_entry = """[[known_bad]]
+id = "site-kernel-614"
+kind = "kernel"
+severity = "warning"
+title = "site: kernel 6.14 is under test here"
+when = ["kernel >= 6.14", "kernel < 6.15"]
+symptom = "s"
+workaround = "w"
+sources = ["https://example.org/site-report"]
+"""
+        with open(kb, "w") as f:
+            f.write(kb_entry)
+        p = run([rdnactl, "explain", "--check-knowledge", kb])
+        check(p.returncode == 0 and "1 known-bad version entry valid" in p.stdout,
+              f"--check-knowledge known-bad: exit {p.returncode}: {p.stdout.strip()}")
+        kbbad = os.path.join(tmp, "kbbad.toml")
+        with open(kbbad, "w") as f:
+            f.write(kb_entry.replace('kind = "kernel"', 'kind = "bios"'))
+        p = run([rdnactl, "explain", "--check-knowledge", kbbad])
+        check(p.returncode == 1 and f"{kbbad}:3:" in p.stderr and "kind `bios`" in p.stderr,
+              f"--check-knowledge known-bad with a bad kind: exit {p.returncode}: {p.stderr.strip()[:160]}")
+        kbdir = os.path.join(tmp, "kbdir")
+        os.makedirs(kbdir)
+        with open(os.path.join(kbdir, "site.toml"), "w") as f:
+            f.write(kb_entry)
+        fx = os.path.join(top, "tests/fixtures/strix-point-mes83")
+        argv = [rdnactl, "status", "--json", "--no-coverage", "--root", os.path.join(fx, "root"),
+                "--env", os.path.join(fx, "env"), "--user", "carol"]
+        ids = lambda q: [f["id"] for f in json.loads(q.stdout)["findings"]]
+        p = run(argv, env=dict(os.environ, RDNAFIX_KNOWLEDGE_DIRS=kbdir))
+        check("RDNA-VER-002" in ids(p) and "RDNA-VER-001" in ids(p),
+              f"status: an overlay's known-bad kernel entry is matched next to the built-in ones: {ids(p)}")
+        p = run(argv, env=dict(os.environ, RDNAFIX_KNOWLEDGE_DIRS=os.path.join(tmp, "none")))
+        check("RDNA-VER-002" not in ids(p), f"status: without the overlay no RDNA-VER-002: {ids(p)}")
+
+        # 6. --list --json
         p = run([rdnactl, "explain", "--list", "--json", "--no-overlays"])
         entries = json.loads(p.stdout)
         check(len(entries) >= 60 and all(e["example_lines"] >= 1 and e["kind"] and e["id"] for e in entries),

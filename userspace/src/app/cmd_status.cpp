@@ -6,6 +6,8 @@
 
 #include "status/status.hpp"
 
+#include "knowledge/builtin.hpp"
+
 #include <cstdlib>
 #include <cstring>
 #include <memory>
@@ -32,6 +34,7 @@ status::StatusOptions status_options(const StatusArgs &a)
 						: status::Format::text;
 	o.output = a.output;
 	o.coverage = !a.no_coverage;
+	o.knowledge = &knowledge::builtin_files();
 	o.colour = a.colour == "always"  ? status::ColourMode::always
 		   : a.colour == "never" ? status::ColourMode::never
 					 : status::ColourMode::automatic;

@@ -175,9 +175,12 @@ int check_knowledge(const std::string &path, const std::vector<knowledge::Source
 		      true);
 		return 1;
 	}
-	print(fmt::format("{}: {} entr{} valid, each recognises its example{}\n", path, own.entries.size(),
-			  own.entries.size() == 1 ? "y" : "ies",
-			  replaced.empty() ? "" : "; replaces built-in " + replaced));
+	print(fmt::format(
+		"{}: {} entr{} valid, each recognises its example{}{}\n", path, own.entries.size(),
+		own.entries.size() == 1 ? "y" : "ies", replaced.empty() ? "" : "; replaces built-in " + replaced,
+		own.known_bad.empty() ? ""
+				      : fmt::format("; {} known-bad version entr{} valid", own.known_bad.size(),
+						    own.known_bad.size() == 1 ? "y" : "ies")));
 	return 0;
 }
 

@@ -5,6 +5,7 @@
 // the captures of a match decoded with the base's tables (decode.cpp).
 // Pure: texts in, values out; the overlay directories are read by io/.
 #include "core/remedy.hpp"
+#include "knowledge/known_bad.hpp"
 
 #include <cstddef>
 #include <cstdint>
@@ -105,6 +106,7 @@ std::string to_text(const Problem &p); // "hip.toml:12: what"
 struct Base {
 	std::vector<Entry> entries; // in id order
 	Tables tables;
+	std::vector<KnownBad> known_bad; // known-bad.toml, in file order (parse_known_bad.cpp)
 	const Entry *find(const std::string &id) const;
 };
 

@@ -102,6 +102,7 @@ Snapshot collect(const CollectOptions &o)
 	}
 	s.devices = build_devices(raws, kfd, ids ? &*ids : nullptr);
 	attach_rdnafix(s.devices, s.rdnafix);
+	detail::collect_hwfacts(fs, s);
 	// Under sudo (live only; --user wins), access and environment are judged
 	// for SUDO_USER.
 	std::optional<std::string> user = o.user;

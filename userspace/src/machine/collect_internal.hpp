@@ -79,6 +79,10 @@ std::optional<SudoContext> detect_sudo();
 // captured dmesg file under a root).
 void collect_kernel_log(io::RootFs &fs, KernelLog &k, bool live);
 
+// collect_hwfacts.cpp: firmware, IOMMU, io_links, DRM version per AMD device;
+// IOMMU and kernel configuration of the machine.  After the devices are built.
+void collect_hwfacts(io::RootFs &fs, Snapshot &s);
+
 // collect_env.cpp: this process's environment, the --env file, or under sudo
 // the environment of the sudo call.
 Environment collect_environment(const std::optional<std::string> &file, const std::optional<SudoContext> &sudo);

@@ -8,6 +8,7 @@
 #include <amdgpu.h>
 #include <amdgpu_drm.h>
 #include <libudev.h>
+#include <xf86drm.h>
 
 #include "io/unique_fd.hpp"
 
@@ -84,6 +85,13 @@ LibdrmInfo query_libdrm(const std::string &node)
 	if (!fd) {
 		info.error = "open " + node + ": " + io::errno_text(errno);
 		return info;
+	}
+	// DRM_IOCTL_VERSION: the interface version userspace (libhsakmt) checks.
+	if (drmVersionPtr v = drmGetVersion(fd.get())) {
+		info.drm_major = v->version_major;
+		info.drm_minor = v->version_minor;
+		info.drm_patch = v->version_patchlevel;
+		drmFreeVersion(v);
 	}
 	std::uint32_t major = 0, minor = 0;
 	AmdgpuDevice dev;

@@ -159,6 +159,15 @@ Device build_device(const RawPciDevice &raw, const std::vector<KfdNodeInfo> &kfd
 			d.marketing_name = l.marketing_name;
 			d.marketing_name_source = NameSource::libdrm;
 		}
+		if (l.drm_major && l.drm_minor && l.drm_patch)
+			d.hw.drm_version = {DrmVersionSource::ioctl,
+					    *l.drm_major,
+					    *l.drm_minor,
+					    *l.drm_patch,
+					    {},
+					    {},
+					    "/dev/dri/" +
+						    (d.render_node.empty() ? std::string("renderD?") : d.render_node)};
 		if (!d.vram_total_bytes && l.vram_total_bytes)
 			d.vram_total_bytes = l.vram_total_bytes;
 		if (!d.gtt_total_bytes && l.gtt_total_bytes)

@@ -24,6 +24,8 @@ struct LibdrmInfo {
 	std::optional<bool> apu; // AMDGPU_IDS_FLAGS_FUSION
 	std::optional<std::string> marketing_name;
 	std::optional<std::uint64_t> vram_total_bytes, gtt_total_bytes;
+	// DRM_IOCTL_VERSION (drmGetVersion) of the render node
+	std::optional<int> drm_major, drm_minor, drm_patch;
 	std::string error; // "" or why the query failed
 };
 

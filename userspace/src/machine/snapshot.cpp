@@ -210,6 +210,21 @@ std::string_view to_string(SignatureState s)
 	return "";
 }
 
+std::string_view to_string(DrmVersionSource s)
+{
+	switch (s) {
+	case DrmVersionSource::none:
+		return "";
+	case DrmVersionSource::ioctl:
+		return "ioctl";
+	case DrmVersionSource::file:
+		return "file";
+	case DrmVersionSource::derived:
+		return "derived";
+	}
+	return "";
+}
+
 std::string_view to_string(KernelLogSource s)
 {
 	switch (s) {

@@ -5,6 +5,7 @@
 // Closed sets are enums; each has one spelling function, to_string(), that
 // only renderers call.  No I/O here.
 #include "machine/boot.hpp"
+#include "machine/hwfacts.hpp"
 #include "machine/unreadable.hpp"
 
 #include "core/gpudb.hpp"
@@ -71,6 +72,7 @@ struct Device {
 	// <BDF>/noretry_applied, when it is 0 or more).
 	std::optional<int> rdnafix_noretry_applied;
 	std::optional<HwdbFacts> hwdb; // absent: udev gave none of the ID_RDNAFIX_ properties
+	DeviceHw hw;                   // firmware, IOMMU group, KFD io_links, DRM version (hwfacts.hpp)
 
 	std::vector<Unreadable> unreadable;
 };
@@ -241,6 +243,7 @@ struct Snapshot {
 	Environment environment;
 	BootConfig boot;               // what the next boot will do, and what may stop rdnafix loading
 	KernelLog kernel_log;          // amdgpu faults, timeouts, resets of the current boot
+	HwFacts hw;                    // IOMMU, kernel configuration (hwfacts.hpp)
 	bool nothing_readable = false; // the root is unusable: exit 2
 	std::string nothing_readable_reason;
 };

@@ -66,7 +66,42 @@ void to_json(ordered_json &o, const Device &d)
 							     {"hwdb", json_str_or_null(x.hwdb)},
 							     {"builtin", json_str_or_null(x.builtin)}});
 	}
+	if (d.is_amd)
+		o["hw"] = d.hw;
 	o["unreadable"] = d.unreadable;
+}
+
+void to_json(ordered_json &j, const DeviceHw &h)
+{
+	j = ordered_json::object();
+	j["firmware"] = h.firmware;
+	j["iommu_group"] = json_opt(h.iommu_group);
+	j["iommu_group_type"] = json_opt(h.iommu_group_type);
+	j["io_links"] = ordered_json::array();
+	for (const auto &l : h.io_links)
+		j["io_links"].push_back(
+			{{"node_from", l.node_from}, {"node_to", l.node_to}, {"type", l.type}, {"flags", l.flags}});
+	const auto &v = h.drm_version;
+	if (v.source == DrmVersionSource::none)
+		j["drm_version"] = nullptr;
+	else if (v.source == DrmVersionSource::derived)
+		j["drm_version"] = {{"source", to_string(v.source)},
+				    {"minor_at_least", json_opt(v.minor_at_least)},
+				    {"minor_at_most", json_opt(v.minor_at_most)},
+				    {"from", v.from}};
+	else
+		j["drm_version"] = {{"source", to_string(v.source)},
+				    {"version", fmt::format("{}.{}.{}", v.major, v.minor, v.patch)},
+				    {"from", v.from}};
+}
+
+void to_json(ordered_json &j, const HwFacts &h)
+{
+	j = ordered_json::object();
+	j["iommu"] = {
+		{"cmdline", h.iommu.cmdline}, {"units", h.iommu.units}, {"class_readable", h.iommu.class_readable}};
+	j["kernel_config"] = {{"path", json_str_or_null(h.kernel_config.path)}, {"values", h.kernel_config.values}};
+	j["unreadable"] = h.unreadable;
 }
 
 void to_json(ordered_json &o, const Param &p)

@@ -18,6 +18,8 @@ template <class T> nlohmann::ordered_json json_opt(const std::optional<T> &v)
 nlohmann::ordered_json json_str_or_null(std::string_view s);
 
 void to_json(nlohmann::ordered_json &j, const Unreadable &u);
+void to_json(nlohmann::ordered_json &j, const DeviceHw &h);
+void to_json(nlohmann::ordered_json &j, const HwFacts &h);
 void to_json(nlohmann::ordered_json &j, const Device &d);
 void to_json(nlohmann::ordered_json &j, const Param &p);
 void to_json(nlohmann::ordered_json &j, const Driver &d);

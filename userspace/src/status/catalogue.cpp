@@ -43,6 +43,8 @@ const std::vector<CheckInfo> &catalogue()
 		{"RDNA-DRV-005", Severity::warn, "amdgpu.gttsize / gtt_size is set"},
 		{"RDNA-DRV-006", Severity::info, "modprobe.d value overridden by the kernel command line"},
 		{"RDNA-DRV-007", Severity::warn, "configured value is not the value in effect"},
+		{"RDNA-DRV-008", Severity::error, "kernel built without KFD (CONFIG_HSA_AMD)"},
+		{"RDNA-DRV-009", Severity::warn, "kernel built without SVM (CONFIG_HSA_AMD_SVM)"},
 		{"RDNA-ENV-001", Severity::error, "invalid HSA_OVERRIDE_GFX_VERSION"},
 		{"RDNA-ENV-002", Severity::error, "cross-family override (unsafe)"},
 		{"RDNA-ENV-003", Severity::info, "pointless override (equal to the native target)"},
@@ -65,6 +67,7 @@ const std::vector<CheckInfo> &catalogue()
 		{"RDNA-GPU-001", Severity::info, "no AMD GPU found"},
 		{"RDNA-GPU-002", Severity::warn, "gfx target not on ROCm's official support list"},
 		{"RDNA-GPU-003", Severity::warn, "gfx target of an AMD GPU is unknown"},
+		{"RDNA-GPU-004", Severity::warn, "no PCIe atomics for a discrete GPU"},
 		{"RDNA-MEM-001", Severity::warn, "APU memory ceiling (GTT/TTM) is small"},
 		{"RDNA-MEM-002", Severity::warn, "APU limited to the BIOS carve-out (kernel before 6.10)"},
 		{"RDNA-MOD-001", Severity::warn, "rdnafix installed but not loaded"},
@@ -76,6 +79,11 @@ const std::vector<CheckInfo> &catalogue()
 		{"RDNA-MOD-007", Severity::warn, "rdnafix configured but not built for an installed kernel"},
 		{"RDNA-RDR-000", Severity::warn, "items could not be read"},
 		{"RDNA-RDR-001", Severity::info, "a check is unknown: its input could not be read"},
+		{"RDNA-VER-001", Severity::error, "known-bad firmware version"},
+		{"RDNA-VER-002", Severity::error, "known-bad kernel version"},
+		{"RDNA-VER-003", Severity::error, "known-bad amdgpu DRM version"},
+		{"RDNA-VER-004", Severity::error, "known-bad ROCm version"},
+		{"RDNA-VER-005", Severity::error, "known-bad PyTorch version"},
 	};
 	return c;
 }

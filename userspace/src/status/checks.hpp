@@ -124,5 +124,7 @@ void check_config(Ctx &c);   // RDNA-CFG-001..003 (checks_config.cpp)
 void check_security(Ctx &c); // RDNA-CFG-004..006 (checks_security.cpp)
 void check_builds(Ctx &c);   // RDNA-MOD-007 (checks_builds.cpp), after check_config
 void check_coverage(Ctx &c); // RDNA-COV-001..005 (checks_coverage.cpp)
+void check_hwfacts(Ctx &c);  // RDNA-GPU-004, RDNA-DRV-008..009 (checks_hwfacts.cpp)
+void check_versions(Ctx &c); // RDNA-VER-001..005: known-bad versions (checks_versions.cpp)
 
 } // namespace rdnafix::status::detail

@@ -11,6 +11,7 @@
 #include "machine/snapshot.hpp"
 
 #include "software/model.hpp"
+#include "knowledge/known_bad.hpp"
 
 #include "core/rules.hpp"
 
@@ -110,6 +111,9 @@ struct Assessment {
 	// The code-object coverage scan (run_status fills it unless --no-coverage;
 	// assess() leaves it empty: it reads files).
 	std::optional<coverage::Report> coverage;
+	// The known-bad versions table (known-bad.toml and overlays; run_status
+	// fills it, assess() leaves it empty: it reads files).
+	std::vector<knowledge::KnownBad> known_bad;
 };
 Assessment assess(const Snapshot &snap);
 

@@ -82,6 +82,7 @@ ordered_json to_json(const Snapshot &s, const Assessment &a, const std::vector<F
 		devs.push_back(device_json(s.devices[i], a.noretry.at(i)));
 	j["devices"] = devs;
 	j["driver"] = s.driver;
+	j["hardware"] = s.hw;
 	j["rdnafix"] = s.rdnafix;
 	j["configuration"] = configuration_json(s, a);
 

@@ -118,6 +118,17 @@ void Text::header()
 	// Nothing readable: run_status says why on stderr, once.
 }
 
+// A derived DRM version: "3.61", "3.49 .. 3.61", "3.49 or older", "3.64 or newer".
+std::string derived_range(const machine::DrmVersion &v)
+{
+	if (v.minor_at_least && v.minor_at_most)
+		return *v.minor_at_least == *v.minor_at_most
+			       ? fmt::format("3.{}", *v.minor_at_least)
+			       : fmt::format("3.{} .. 3.{}", *v.minor_at_least, *v.minor_at_most);
+	return v.minor_at_most ? fmt::format("3.{} or older", *v.minor_at_most)
+			       : fmt::format("3.{} or newer", v.minor_at_least.value_or(0));
+}
+
 void Text::devices()
 {
 	line("");
@@ -167,6 +178,21 @@ void Text::devices()
 					    : "none"));
 		if (const auto &nr = noretry(d); nr.value)
 			line(fmt::format("    noretry         {} ({})", *nr.value, nr.explanation));
+		if (const auto &v = d.hw.drm_version; v.source == machine::DrmVersionSource::derived)
+			line(fmt::format("    DRM version     {} (derived from {})", derived_range(v), v.from));
+		else if (v.source != machine::DrmVersionSource::none)
+			line(fmt::format("    DRM version     {}.{}.{} ({})", v.major, v.minor, v.patch, v.from));
+		if (!d.hw.firmware.empty()) {
+			std::string fw;
+			for (const char *k : {"mes", "mes_kiq", "mec", "smc"})
+				if (const auto it = d.hw.firmware.find(k); it != d.hw.firmware.end())
+					fw += fmt::format("{}{} {}", fw.empty() ? "" : ", ", k, it->second);
+			line(fmt::format("    firmware        {}{}({} in fw_version)", fw, fw.empty() ? "" : " ",
+					 d.hw.firmware.size()));
+		}
+		if (d.hw.iommu_group)
+			line(fmt::format("    IOMMU group     {} ({})", *d.hw.iommu_group,
+					 d.hw.iommu_group_type.value_or("type unknown")));
 		for (const auto &u : d.unreadable)
 			if (u.item != "vram_total_bytes" && u.item != "gtt_total_bytes" && u.item != "gc_version")
 				line(fmt::format("    {:<15} {}", u.item, u.reason));

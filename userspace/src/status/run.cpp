@@ -7,6 +7,7 @@
 #include "software/picture.hpp"
 
 #include "io/atomic_file.hpp"
+#include "io/knowledge_dirs.hpp"
 #include "io/process.hpp"
 #include "io/rootfs.hpp"
 
@@ -63,6 +64,26 @@ std::string write_output(const std::string &path, const std::string &content)
 
 } // namespace
 
+std::vector<knowledge::KnownBad> load_known_bad(const std::vector<knowledge::SourceText> &builtin, bool overlays)
+{
+	// Only the files that hold a known_bad table are parsed: the signatures'
+	// patterns are explain's business.
+	std::vector<knowledge::SourceText> files;
+	for (const auto &f : builtin)
+		if (f.text.find("[[known_bad]]") != std::string::npos)
+			files.push_back(f);
+	if (overlays) {
+		std::vector<std::string> io_problems; // explain reports the overlays' problems
+		for (auto &f : io::read_knowledge_dirs(&io_problems))
+			if (f.text.find("[[known_bad]]") != std::string::npos)
+				files.push_back({f.path, std::move(f.text)});
+	}
+	knowledge::Base base;
+	std::vector<knowledge::Problem> problems;
+	knowledge::parse(files, &base, &problems);
+	return base.known_bad;
+}
+
 int run_status(const StatusOptions &opts)
 {
 	auto snap = machine::collect(opts.machine);
@@ -72,6 +93,8 @@ int run_status(const StatusOptions &opts)
 	want.coverage = opts.coverage;
 	auto sw = software::collect(snap, want);
 	verdicts.coverage = std::move(sw.coverage);
+	if (opts.knowledge && !snap.nothing_readable)
+		verdicts.known_bad = load_known_bad(*opts.knowledge, opts.knowledge_overlays);
 	auto findings = snap.nothing_readable ? std::vector<Finding>{} : evaluate(snap, verdicts);
 	const auto now =
 		std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now().time_since_epoch())

@@ -4,6 +4,8 @@
 // command line that fills the options lives in app/; nothing here knows it.
 #include "machine/collect.hpp"
 
+#include "knowledge/model.hpp"
+
 #include <string>
 
 namespace rdnafix::status {
@@ -19,11 +21,18 @@ struct StatusOptions {
 	// "" prints on stdout; else the file to write atomically (temp file in
 	// its directory, fsync, rename; mode 0644).  Its directory must exist.
 	std::string output;
+	// The built-in knowledge files (the program's rdnafix_knowledge_builtin):
+	// their known-bad versions table, with the overlay directories on top
+	// when `knowledge_overlays`.  nullptr: no known-bad check.
+	const std::vector<knowledge::SourceText> *knowledge = nullptr;
+	bool knowledge_overlays = true;
 };
 // Collects, evaluates and prints the report (text, JSON or Prometheus
 // metrics) on stdout or into opts.output.  A file that cannot be written is
 // exit code 2 with the reason on stderr.
 int run_status(const StatusOptions &opts);
+// The known-bad versions table of `builtin` (and the overlay directories).
+std::vector<knowledge::KnownBad> load_known_bad(const std::vector<knowledge::SourceText> &builtin, bool overlays);
 
 enum class Shell { sh, fish };
 
