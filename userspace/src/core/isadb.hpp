@@ -30,7 +30,7 @@ struct ReportedPair {
 
 std::span<const IsaTarget> targets();
 std::span<const ReportedPair> reported_pairs();
-const IsaTarget *target(std::string_view name);                                 // nullptr: not in the table
+const IsaTarget *target(std::string_view name);                                          // nullptr: not in the table
 const ReportedPair *reported(std::string_view native, std::string_view override_target); // nullptr: none
 
 // The items of the comma list `need` that the comma list `have` lacks.

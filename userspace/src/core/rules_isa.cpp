@@ -28,7 +28,8 @@ constexpr GfxTarget kGfx12[] = {{12, 0, 0}, {12, 0, 1}};
 // LLVM AMDGPUUsage.rst "Generic processors" (docs/rocm-facts.md §4).
 const IsaFamily kFamilies[] = {
 	{"gfx10-1-generic", kGfx10_1, false,
-	 "dot instructions (v_dot4_i32_i8, v_dot2_f32_f16, ...) differ between members; BVH ray tracing only on gfx1013"},
+	 "dot instructions (v_dot4_i32_i8, v_dot2_f32_f16, ...) differ between members; BVH ray tracing only on "
+	 "gfx1013"},
 	{"gfx10-3-generic", kGfx10_3, true, ""},
 	{"gfx11-generic", kGfx11, false,
 	 "hazard pessimizations; not all VGPRs usable on gfx1100/1101/1151; SALU float not on gfx1100-1103; "
@@ -179,7 +180,8 @@ OverrideAssessment assess_override(const GfxTarget &native, const GfxTarget &ov)
 					"v_mac_legacy_f32 on gfx1010 and v_fmac_legacy_f32 on gfx1030 (different "
 					"rounding) and gfx1030 code uses v_cmpx forms GFX10.1 avoids; users report "
 					"HSA_STATUS_ERROR_MEMORY_APERTURE_VIOLATION (AUTOMATIC1111 #9283, #11942). No "
-					"RDNA2 override is safe on RDNA1: use libraries built for {} or gfx10-1-generic ({})",
+					"RDNA2 override is safe on RDNA1: use libraries built for {} or "
+					"gfx10-1-generic ({})",
 					n, o, n, kGenericProcessors)};
 		if (native.major == 9 && ov.major >= 10)
 			return {OverrideVerdict::unsafe,

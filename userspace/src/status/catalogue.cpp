@@ -65,7 +65,8 @@ const std::vector<CheckInfo> &catalogue()
 		{"RDNA-GPU-001", Severity::info, "no AMD GPU found"},
 		{"RDNA-GPU-002", Severity::warn, "gfx target not on ROCm's official support list"},
 		{"RDNA-GPU-003", Severity::warn, "gfx target of an AMD GPU is unknown"},
-		{"RDNA-MEM-001", Severity::warn, "APU memory ceiling (GTT/TTM) is small"},
+		{"RDNA-MEM-001", Severity::warn,
+		 "APU memory ceiling (GTT/TTM) is small and the kernel log shows it hit"},
 		{"RDNA-MEM-002", Severity::warn, "APU limited to the BIOS carve-out (kernel before 6.10)"},
 		{"RDNA-MOD-001", Severity::warn, "rdnafix installed but not loaded"},
 		{"RDNA-MOD-002", Severity::warn, "rdnafix hook inactive"},
@@ -76,6 +77,7 @@ const std::vector<CheckInfo> &catalogue()
 		{"RDNA-MOD-007", Severity::warn, "rdnafix configured but not built for an installed kernel"},
 		{"RDNA-RDR-000", Severity::warn, "items could not be read"},
 		{"RDNA-RDR-001", Severity::info, "a check is unknown: its input could not be read"},
+		{"RDNA-MEM-003", Severity::info, "APU memory ceiling (GTT/TTM) is the default half of RAM"},
 	};
 	return c;
 }

@@ -18,8 +18,8 @@ namespace {
 std::string safe_fix(const std::string &name, const std::string &native)
 {
 	std::string safe = safe_override_for(native), generic = generic_name_of(native);
-	std::string code = fmt::format("libraries with native {}{} code objects", native,
-				       generic.empty() ? "" : " or " + generic);
+	std::string code =
+		fmt::format("libraries with native {}{} code objects", native, generic.empty() ? "" : " or " + generic);
 	auto safe_target = core::parse_hsa_override(safe);
 	if (safe_target)
 		return fmt::format("export {}={} (ISA-safe for {}) if the libraries have {} code; else {}; keep "
