@@ -207,9 +207,13 @@ OverrideAssessment assess_override(const GfxTarget &native, const GfxTarget &ov)
 				    n, o, nf->generic_name, val)};
 	OverrideAssessment a = derive_same_family(*nt, *ot);
 	if (const isadb::ReportedPair *r = isadb::reported(n, o)) {
-		if (auto v = verdict_from(r->verdict); v && safety(*v) >= safety(a.verdict))
+		auto v = verdict_from(r->verdict);
+		if (v && safety(*v) > safety(a.verdict)) { // the reports decide: say them first
 			a.verdict = *v;
-		a.reason += fmt::format("; reports: {}", r->evidence);
+			a.reason = fmt::format("reports: {} (LLVM's feature lists alone: {})", r->evidence, a.reason);
+		} else {
+			a.reason += fmt::format("; reports: {}", r->evidence);
+		}
 	}
 	return a;
 }
