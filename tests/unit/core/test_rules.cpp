@@ -164,14 +164,25 @@ TEST_CASE("override: cross-family overrides are unsafe with the reason", "[rules
 	CHECK(rules::assess_override({10, 3, 1}, {11, 0, 0}).verdict == rules::OverrideVerdict::unsafe);
 }
 
-TEST_CASE("override: gfx1101-1103 -> 11.0.0 works in practice but is not guaranteed", "[rules][override]")
+TEST_CASE("override: gfx11 pairs follow the register file and the work-arounds", "[rules][override]")
 {
-	for (unsigned s : {1u, 2u, 3u}) {
+	// gfx1102/gfx1103 have 1024 VGPRs per SIMD lane, gfx1100 1536: a caveat, not safe.
+	for (unsigned s : {2u, 3u}) {
 		auto a = rules::assess_override({11, 0, s}, {11, 0, 0});
 		CHECK(a.verdict == rules::OverrideVerdict::works_not_guaranteed);
-		CHECK_THAT(a.reason, ContainsSubstring("gfx11-generic"));
+		CHECK_THAT(a.reason, ContainsSubstring("1536 VGPRs"));
+		CHECK_THAT(a.reason, ContainsSubstring("ROCm/ROCm#4557"));
 	}
-	CHECK(rules::assess_override({10, 1, 2}, {10, 1, 0}).verdict == rules::OverrideVerdict::works_not_guaranteed);
+	// gfx1101 has gfx1100's register file; gfx1100 code only adds a work-around.
+	CHECK(rules::assess_override({11, 0, 1}, {11, 0, 0}).verdict == rules::OverrideVerdict::isa_safe);
+	// gfx1101 code lacks gfx1100's user-sgpr-init16-bug work-around.
+	auto back = rules::assess_override({11, 0, 0}, {11, 0, 1});
+	CHECK(back.verdict == rules::OverrideVerdict::works_not_guaranteed);
+	CHECK_THAT(back.reason, ContainsSubstring("user-sgpr-init16-bug"));
+	// RDNA1: gfx1010 code runs on gfx1012; gfx1012 code may use dot instructions gfx1010 lacks.
+	CHECK(rules::assess_override({10, 1, 2}, {10, 1, 0}).verdict == rules::OverrideVerdict::isa_safe);
+	CHECK(rules::assess_override({10, 1, 0}, {10, 1, 2}).verdict == rules::OverrideVerdict::unsafe);
+	CHECK(rules::safe_override_for({10, 1, 2}) == GfxTarget{10, 1, 0});
 }
 
 TEST_CASE("override: unknown targets", "[rules][override]")

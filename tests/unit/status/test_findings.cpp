@@ -5,6 +5,7 @@
 #include "support.hpp"
 
 #include "core/parse.hpp"
+#include "core/parse_kernel_log.hpp"
 
 #include <catch2/catch_test_macros.hpp>
 #include <catch2/matchers/catch_matchers_string.hpp>
@@ -349,26 +350,43 @@ TEST_CASE("APU memory ceiling", "[findings][memory]")
 	s.driver.mem_total_bytes = 128ull << 30;
 	SECTION("half of RAM is flagged, with a pages_limit fix")
 	{
-		auto x = find(evaluate(s), "RDNA-MEM-001");
+		auto x = find(evaluate(s), "RDNA-MEM-003");
 		REQUIRE(x.has_value());
 		CHECK_THAT(x->fix, ContainsSubstring("pages_limit=25165824")); // 96 GiB * 262144
+	}
+	SECTION("the default is information; allocation failures in the kernel log make it a warning")
+	{
+		auto x = find(evaluate(s), "RDNA-MEM-003");
+		REQUIRE(x.has_value());
+		CHECK(x->severity == Severity::info);
+		CHECK_FALSE(has(evaluate(s), "RDNA-MEM-001"));
+		s.kernel_log.source = rdnafix::machine::KernelLogSource::file;
+		s.kernel_log.events = rdnafix::core::parse_kernel_log(
+			"[108159.803872] [drm:amdgpu_cs_ioctl [amdgpu]] *ERROR* Not enough memory for command "
+			"submission!\n");
+		auto w = find(evaluate(s), "RDNA-MEM-001");
+		REQUIRE(w.has_value());
+		CHECK(w->severity == Severity::warn);
+		CHECK_THAT(w->finding, ContainsSubstring("1 allocation failure(s)"));
+		CHECK_THAT(w->fix, ContainsSubstring("pages_limit=25165824"));
+		CHECK_FALSE(has(evaluate(s), "RDNA-MEM-003"));
 	}
 	SECTION("a raised limit is fine")
 	{
 		s.devices[0].gtt_total_bytes = 120ull << 30;
 		s.driver.ttm_limit_bytes = 120ull << 30;
-		CHECK_FALSE(has(evaluate(s), "RDNA-MEM-001"));
+		CHECK_FALSE(has(evaluate(s), "RDNA-MEM-003"));
 	}
 	SECTION("TTM limit below GTT decides")
 	{
 		s.devices[0].gtt_total_bytes = 120ull << 30;
 		s.driver.ttm_limit_bytes = 16ull << 30;
-		CHECK(has(evaluate(s), "RDNA-MEM-001"));
+		CHECK(has(evaluate(s), "RDNA-MEM-003"));
 	}
 	SECTION("an iGPU next to a dGPU is not flagged")
 	{
 		s.devices.push_back(amd("0000:03:00.0", "gfx1100", "rdna3", false, 2, 1));
-		CHECK_FALSE(has(evaluate(s), "RDNA-MEM-001"));
+		CHECK_FALSE(has(evaluate(s), "RDNA-MEM-003"));
 	}
 }
 

@@ -251,12 +251,12 @@ TEST_CASE("driver and memory remedies: module options and the kernel command lin
 		s.devices = {amd("0000:c5:00.0", "gfx1151", "rdna3.5", true, 1, 0)};
 		s.devices[0].gtt_total_bytes = 64ull << 30;
 		s.driver.mem_total_bytes = 128ull << 30;
-		auto m = only<ModuleOption>(find(evaluate(s), "RDNA-MEM-001"));
+		auto m = only<ModuleOption>(find(evaluate(s), "RDNA-MEM-003"));
 		CHECK(m.module == "ttm");
 		CHECK(m.name == "pages_limit");
 		CHECK(m.value == "25165824"); // 96 GiB * 262144
 		CHECK(m.file == "/etc/modprobe.d/rdnafix.conf");
-		CHECK(find(evaluate(s), "RDNA-MEM-001").fix.rfind("rdnactl config set ttm-limit=96G, then reboot", 0) ==
+		CHECK(find(evaluate(s), "RDNA-MEM-003").fix.rfind("rdnactl config set ttm-limit=96G, then reboot", 0) ==
 		      0);
 	}
 }

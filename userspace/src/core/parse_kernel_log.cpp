@@ -104,6 +104,9 @@ KernelLogEvents parse_kernel_log(std::string_view text)
 		} else if (has(l, "GPU reset begin") || has(l, "GPU reset(") || has(l, "GPU recovery")) {
 			++ev.gpu_resets;
 			ev.last_gpu_reset = std::string(l);
+		} else if (has(l, "Not enough memory for command submission")) {
+			++ev.alloc_failures;
+			ev.last_alloc_failure = std::string(l);
 		} else if (has(l, "MES failed to respon")) {
 			++ev.mes_failures;
 			ev.last_mes_failure = std::string(l);

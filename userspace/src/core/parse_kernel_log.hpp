@@ -18,6 +18,10 @@ struct KernelLogEvents {
 	std::vector<amdgpu_fault::VmFault> last_faults; // the last kKeptFaults of them
 	std::size_t ring_timeouts = 0, gpu_resets = 0, mes_failures = 0, firmware_failures = 0;
 	std::string last_ring_timeout, last_gpu_reset, last_mes_failure, last_firmware_failure; // the message
+	// amdgpu's -ENOMEM on command submission: "Not enough memory for command submission!"
+	// (drivers/gpu/drm/amd/amdgpu/amdgpu_cs.c: amdgpu_cs_ioctl, printed at error level)
+	std::size_t alloc_failures = 0;
+	std::string last_alloc_failure;
 	static constexpr std::size_t kKeptFaults = 5;
 };
 

@@ -201,14 +201,14 @@ void code_fix(const Machine &m, const Gpu &g, const std::vector<std::string> &bu
 	} else if (has_safe && !already) {
 		offered = true;
 		e->fix.push_back(fmt::format(
-			"export HSA_OVERRIDE_GFX_VERSION={}   # {} runs {} code: same ISA "
-			"(LLVM AMDGPUUsage, generic processor {})",
+			"export HSA_OVERRIDE_GFX_VERSION={}   # {} runs {} code: ISA-safe "
+			"(LLVM feature lists, generic processor {})",
 			safe->dotted(), g.gfx, safe->name(),
 			rules::isa_family_of(*g.target) ? rules::isa_family_of(*g.target)->generic_name : ""));
 		if (here) // a typed remedy only for a GPU of this machine
 			e->remedies.push_back(
 				core::SetEnv{"HSA_OVERRIDE_GFX_VERSION", safe->dotted(),
-					     fmt::format("{} runs {} code (same ISA)", g.gfx, safe->name())});
+					     fmt::format("{} runs {} code (ISA-safe)", g.gfx, safe->name())});
 	} else if (safe && bundled_known && !has_safe) {
 		e->here.push_back(
 			fmt::format("the ISA-safe override for {} would be {} ({}), but the library has no {} "

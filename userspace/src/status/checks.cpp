@@ -21,6 +21,13 @@ std::string safe_override_for(std::string_view native)
 	return s ? s->dotted() : "";
 }
 
+std::string generic_name_of(std::string_view native)
+{
+	auto t = gpudb::parse_gfx_name(native);
+	const rules::IsaFamily *f = t ? rules::isa_family_of(*t) : nullptr;
+	return f ? std::string(f->generic_name) : "";
+}
+
 Severity sev(std::string_view id)
 {
 	for (const auto &c : catalogue())

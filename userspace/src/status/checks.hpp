@@ -18,6 +18,8 @@ inline constexpr std::string_view kOwnedConf = "/etc/modprobe.d/rdnafix.conf";
 
 // The ISA-safe override value for a native target name, "" if none.
 std::string safe_override_for(std::string_view native);
+// The LLVM generic target of a gfx target's family ("gfx11-generic"), "" when none.
+std::string generic_name_of(std::string_view native);
 // The catalogue severity of a check id.
 Severity sev(std::string_view id);
 

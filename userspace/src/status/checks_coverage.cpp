@@ -146,14 +146,21 @@ void check_coverage(Ctx &c)
 					      v.gfx));
 				continue;
 			}
+			const bool safe = v.override_safety == rules::OverrideVerdict::isa_safe;
 			std::string finding = fmt::format(
-				"{} has {} but not {}: HSA_OVERRIDE_GFX_VERSION={} is the {} way to run it{}", where,
-				v.via, v.gfx, v.override_value,
-				v.override_safety == rules::OverrideVerdict::isa_safe ? "ISA-safe"
-										      : "usual (not guaranteed)",
+				"{} has {} but not {}: {}{}", where, v.via, v.gfx,
+				safe ? fmt::format("HSA_OVERRIDE_GFX_VERSION={} is the ISA-safe way to run it",
+						   v.override_value)
+				     : fmt::format(
+					       "HSA_OVERRIDE_GFX_VERSION={} runs it in practice, but not safely: {}",
+					       v.override_value, v.override_reason),
 				e.value.empty() ? "" : fmt::format("; {}={} is set instead", e.name, e.value));
-			std::string fix = fmt::format("export HSA_OVERRIDE_GFX_VERSION={}; or {}", v.override_value,
-						      native_alternative(in, v.gfx));
+			std::string fix =
+				safe ? fmt::format("export HSA_OVERRIDE_GFX_VERSION={}; or {}", v.override_value,
+						   native_alternative(in, v.gfx))
+				     : fmt::format("{}; HSA_OVERRIDE_GFX_VERSION={} only if your workload validates "
+						   "(rdnactl validate)",
+						   native_alternative(in, v.gfx), v.override_value);
 			c.add("RDNA-COV-002", subject(s, in), finding,
 			      "without it the runtime finds no code object for the GPU: 'HIP error: invalid device "
 			      "function' / hipErrorNoBinaryForGpu",

@@ -54,11 +54,11 @@ void check_devices(Ctx &c)
 		std::string fix =
 			!safe.empty()
 				? fmt::format("export HSA_OVERRIDE_GFX_VERSION={} (ISA-compatible: {} runs {} "
-					      "code unchanged), or use libraries built for {} or gfx10-3-generic",
+					      "code unchanged), or use libraries built for {} or {}",
 					      safe, *d->gfx_target,
 					      core::parse_hsa_override(safe) ? core::parse_hsa_override(safe)->name()
 									     : safe,
-					      *d->gfx_target)
+					      *d->gfx_target, generic_name_of(*d->gfx_target))
 			: rdna1 ? "use libraries built natively for gfx101x (Debian's ROCm packages, a "
 				  "self-built PyTorch) and do NOT set HSA_OVERRIDE_GFX_VERSION=10.3.0"
 				: fmt::format("use libraries that contain {} code objects", *d->gfx_target);
@@ -83,7 +83,7 @@ void check_devices(Ctx &c)
 						    : "";
 		c.add("RDNA-GPU-002", dev_label(*d),
 		      fmt::format("{} is not on ROCm's official Linux support list{}{}", *d->gfx_target,
-				  rdna1 ? " (RDNA1: no ISA-compatible override exists)" : "", state),
+				  rdna1 && safe.empty() ? " (RDNA1: no ISA-compatible override exists)" : "", state),
 		      installed.empty() ? "official ROCm and PyTorch wheels contain no code objects for it: 'HIP "
 					  "error: invalid device function' / hipErrorNoBinaryForGpu"
 					: "what is installed has, for it: " + installed + " (RDNA-COV findings)",

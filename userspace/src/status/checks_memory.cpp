@@ -78,7 +78,9 @@ void check_memory(Ctx &c)
 		std::uint64_t ram = *c.s.driver.mem_total_bytes;
 		if (*ceiling * 4 >= ram * 3)
 			continue;
-		std::uint64_t want_gib = ram * 3 / 4 >> 30;
+		// Rounded up: a floor could land below the 75 % this check asks for, and
+		// the check would then ask again after the reboot (issue 21).
+		const std::uint64_t want_gib = (ram / 4 * 3 + (1ull << 30) - 1) >> 30;
 		const std::string module = c.s.driver.amdttm_pages_limit ? "amdttm" : "ttm";
 		// A limit that is configured but not in effect yet is RDNA-CFG-001/002's or
 		// RDNA-DRV-007's: asking for it again would lower it when it is the larger one.
@@ -90,17 +92,29 @@ void check_memory(Ctx &c)
 					configured_enough = configured_enough || *pages * 4096 * 4 >= ram * 3;
 		if (configured_enough)
 			continue;
-		c.add("RDNA-MEM-001", dev_label(*d),
-		      fmt::format(
-			      "APU can map at most {:.1f} GiB of {:.1f} GiB RAM (GTT {}, TTM limit {})",
-			      double(*ceiling) / double(1ull << 30), double(ram) / double(1ull << 30),
-			      d->gtt_total_bytes ? fmt::format("{:.1f} GiB", double(*d->gtt_total_bytes) / (1ull << 30))
-						 : "unknown",
-			      c.s.driver.ttm_limit_bytes
-				      ? fmt::format("{:.1f} GiB", double(*c.s.driver.ttm_limit_bytes) / (1ull << 30))
-				      : "unknown"),
-		      "on an APU, ROCm allocations come from GTT; larger models fail with out-of-memory although RAM "
-		      "is free (TTM defaults to half of RAM)",
+		std::string finding = fmt::format(
+			"APU can map at most {:.1f} GiB of {:.1f} GiB RAM (GTT {}, TTM limit {})",
+			double(*ceiling) / double(1ull << 30), double(ram) / double(1ull << 30),
+			d->gtt_total_bytes ? fmt::format("{:.1f} GiB", double(*d->gtt_total_bytes) / (1ull << 30))
+					   : "unknown",
+			c.s.driver.ttm_limit_bytes
+				? fmt::format("{:.1f} GiB", double(*c.s.driver.ttm_limit_bytes) / (1ull << 30))
+				: "unknown");
+		// The limit is shown to bite when this boot's kernel log has amdgpu's
+		// -ENOMEM on command submission (RDNA-MEM-001); otherwise the default is
+		// information (RDNA-MEM-003): half of RAM is enough for most work.
+		const auto &log = c.s.kernel_log.events;
+		const bool bites = log && log->alloc_failures > 0;
+		if (bites)
+			finding += fmt::format(", and this boot's kernel log has {} allocation failure(s): \"{}\"",
+					       log->alloc_failures, log->last_alloc_failure);
+		c.add(bites ? "RDNA-MEM-001" : "RDNA-MEM-003", dev_label(*d), finding,
+		      bites ? "on an APU, GPU allocations come from GTT; amdgpu failed command submissions for lack of "
+			      "memory (drivers/gpu/drm/amd/amdgpu/amdgpu_cs.c: amdgpu_cs_ioctl, -ENOMEM) while RAM "
+			      "beyond the TTM limit stays unused (TTM defaults to half of RAM)"
+			    : "on an APU, GPU allocations come from GTT, which TTM limits to half of RAM by default; "
+			      "a model larger than that fails with out-of-memory although RAM is free. Nothing in "
+			      "this boot's kernel log shows the limit being hit",
 		      fmt::format("rdnactl config set ttm-limit={}G, then reboot (writes 'options {} pages_limit={}': "
 				  "GiB * 262144)",
 				  want_gib, module, want_gib * 262144),

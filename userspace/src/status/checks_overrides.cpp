@@ -2,6 +2,7 @@
 // (the verdicts come from assess(); see core::rules::assess_override).
 #include "checks.hpp"
 
+#include "core/parse.hpp"
 #include "core/rules.hpp"
 
 #include <fmt/format.h>
@@ -9,6 +10,25 @@
 namespace rdnafix::status {
 
 namespace detail {
+
+namespace {
+
+// What to do instead of an override with a caveat: the ISA-safe value when
+// there is one, else native or generic code.
+std::string safe_fix(const std::string &name, const std::string &native)
+{
+	std::string safe = safe_override_for(native), generic = generic_name_of(native);
+	std::string code =
+		fmt::format("libraries with native {}{} code objects", native, generic.empty() ? "" : " or " + generic);
+	auto safe_target = core::parse_hsa_override(safe);
+	if (safe_target)
+		return fmt::format("export {}={} (ISA-safe for {}) if the libraries have {} code; else {}; keep "
+				   "the override only if your workload validates (rdnactl validate)",
+				   name, safe, native, safe_target->name(), code);
+	return fmt::format("prefer {}; keep the override only if your workload validates (rdnactl validate)", code);
+}
+
+} // namespace
 
 void check_overrides(Ctx &c)
 {
@@ -71,20 +91,17 @@ void check_overrides(Ctx &c)
 				      fmt::format("{}={} runs {} code on {}: {}", o.name, o.value, gfx, v.native,
 						  v.reason),
 				      "this is the usual workaround when libraries lack code for the native target",
-				      "none needed; prefer libraries with native or generic (gfx10-3-generic) code "
-				      "objects "
-				      "when available");
+				      fmt::format("none needed; prefer libraries with native or generic ({}) code "
+						  "objects when available",
+						  generic_name_of(v.native)));
 			else if (v.verdict == rules::OverrideVerdict::works_not_guaranteed)
 				c.add("RDNA-ENV-012", o.name + " @ " + v.device,
 				      fmt::format("{}={} runs {} code on {}: {}", o.name, o.value, gfx, v.native,
 						  v.reason),
-				      "the targets share a generic family with restrictions: most kernels run, some "
-				      "can "
-				      "fault or use resources the GPU does not have",
-				      fmt::format(
-					      "prefer libraries with native {} code objects; keep the override only if "
-					      "your workload validates (rdnactl validate)",
-					      v.native));
+				      "the code was built for a GPU with more registers or without a hardware "
+				      "work-around this one needs: most kernels run, some can fault, hang or need "
+				      "registers the GPU does not have",
+				      safe_fix(o.name, v.native));
 			else if (v.verdict == rules::OverrideVerdict::unsafe) {
 				std::string finding = fmt::format("{}={} makes the runtime load {} code on a {}: {}",
 								  o.name, o.value, gfx, v.native, v.reason);

@@ -3,6 +3,7 @@
 // environment remedies of the findings.  No I/O.
 #include "checks.hpp"
 
+#include "core/parse.hpp"
 #include "core/rules.hpp"
 #include "core/text_safe.hpp"
 
@@ -42,7 +43,10 @@ std::optional<OverrideAdvice> override_advice(const Snapshot &snap)
 		if (!want.empty() && want != safe)
 			conflict = true;
 		want = safe;
-		why = fmt::format("{} runs gfx1030 code unchanged; wheels ship gfx1030 only", *d.gfx_target);
+		why = fmt::format("{} runs {} code unchanged (same instructions, hardware work-arounds and register "
+				  "file in LLVM's feature lists)",
+				  *d.gfx_target,
+				  core::parse_hsa_override(safe) ? core::parse_hsa_override(safe)->name() : safe);
 		from = &d;
 	}
 	if (want.empty() || conflict)

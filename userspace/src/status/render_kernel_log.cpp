@@ -44,7 +44,8 @@ std::vector<std::string> kernel_log_lines(const Snapshot &s)
 		return out;
 	}
 	const auto &e = *k.events;
-	if (e.vm_faults + e.ring_timeouts + e.gpu_resets + e.mes_failures + e.firmware_failures == 0) {
+	if (e.vm_faults + e.ring_timeouts + e.gpu_resets + e.mes_failures + e.firmware_failures + e.alloc_failures ==
+	    0) {
 		out.push_back(fmt::format(
 			"no amdgpu faults, ring timeouts, resets, MES or firmware failures ({} lines)", e.lines));
 		return out;
@@ -65,6 +66,7 @@ std::vector<std::string> kernel_log_lines(const Snapshot &s)
 	count(e.gpu_resets, "GPU reset(s)", e.last_gpu_reset);
 	count(e.mes_failures, "MES failure(s)", e.last_mes_failure);
 	count(e.firmware_failures, "firmware failure(s)", e.last_firmware_failure);
+	count(e.alloc_failures, "allocation failure(s)", e.last_alloc_failure);
 	out.push_back(k.source == machine::KernelLogSource::kmsg ? "explained by: sudo dmesg | rdnactl explain -"
 								 : "explained by: rdnactl explain <the dmesg file>");
 	if (k.truncated)
@@ -106,6 +108,7 @@ nlohmann::ordered_json kernel_log_json(const Snapshot &s)
 	j["gpu_resets"] = e.gpu_resets;
 	j["mes_failures"] = e.mes_failures;
 	j["firmware_failures"] = e.firmware_failures;
+	j["alloc_failures"] = e.alloc_failures;
 	return j;
 }
 
