@@ -124,5 +124,6 @@ void check_config(Ctx &c);   // RDNA-CFG-001..003 (checks_config.cpp)
 void check_security(Ctx &c); // RDNA-CFG-004..006 (checks_security.cpp)
 void check_builds(Ctx &c);   // RDNA-MOD-007 (checks_builds.cpp), after check_config
 void check_coverage(Ctx &c); // RDNA-COV-001..005 (checks_coverage.cpp)
+void check_libload(Ctx &c);  // RDNA-LIB-001..003 (checks_libload.cpp)
 
 } // namespace rdnafix::status::detail

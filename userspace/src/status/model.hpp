@@ -10,6 +10,7 @@
 #include "machine/settings.hpp"
 #include "machine/snapshot.hpp"
 
+#include "software/libload.hpp"
 #include "software/model.hpp"
 
 #include "core/rules.hpp"
@@ -110,6 +111,9 @@ struct Assessment {
 	// The code-object coverage scan (run_status fills it unless --no-coverage;
 	// assess() leaves it empty: it reads files).
 	std::optional<coverage::Report> coverage;
+	// The library-load check of the software picture (run_status and run_env
+	// fill it; RDNA-LIB findings).
+	std::optional<software::libload::Report> libload;
 };
 Assessment assess(const Snapshot &snap);
 

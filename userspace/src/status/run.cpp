@@ -72,6 +72,7 @@ int run_status(const StatusOptions &opts)
 	want.coverage = opts.coverage;
 	auto sw = software::collect(snap, want);
 	verdicts.coverage = std::move(sw.coverage);
+	verdicts.libload = std::move(sw.libload);
 	auto findings = snap.nothing_readable ? std::vector<Finding>{} : evaluate(snap, verdicts);
 	const auto now =
 		std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now().time_since_epoch())
@@ -116,6 +117,7 @@ int run_env(const EnvOptions &opts)
 	want.stack = false;
 	auto sw = software::collect(snap, want);
 	verdicts.coverage = std::move(sw.coverage);
+	verdicts.libload = std::move(sw.libload);
 	print(render_env_sudo_note(snap.environment) +
 	      render_env(env_changes(evaluate(snap, verdicts), snap.environment), opts.shell));
 	return 0;
