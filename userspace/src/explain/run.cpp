@@ -242,6 +242,7 @@ int run_explain(const ExplainOptions &opts, const std::vector<knowledge::SourceT
 	if (opts.coverage) {
 		software::PictureOptions want;
 		want.stack = false;
+		want.libload = false;
 		scanned = std::move(software::collect(snap, want).coverage);
 		r.context.push_back(fmt::format("code objects: {} installation(s) scanned", scanned->installs.size()));
 	} else {

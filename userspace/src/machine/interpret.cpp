@@ -359,7 +359,7 @@ Environment build_environment(const core::Environment &env, std::string source)
 		else
 			e.vars[v.name] = v.value;
 	}
-	for (const char *name : {"PATH", "VIRTUAL_ENV", "CONDA_PREFIX", "HOME", "ROCM_PATH"})
+	for (const char *name : {"PATH", "VIRTUAL_ENV", "CONDA_PREFIX", "HOME", "ROCM_PATH", "LD_LIBRARY_PATH"})
 		if (auto val = env.get(name))
 			e.locate[name] = *val;
 	for (const auto &p : env.problems)

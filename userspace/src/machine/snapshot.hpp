@@ -204,7 +204,8 @@ struct Environment {
 	std::vector<OverrideVar> overrides;
 	std::vector<VisibleVar> visible;
 	// Where software is found (PATH, VIRTUAL_ENV, CONDA_PREFIX, HOME,
-	// ROCM_PATH): read by the coverage scan, not shown by status.
+	// ROCM_PATH, LD_LIBRARY_PATH): read by the software picture (coverage
+	// scan, library-load check), not shown by status.
 	std::map<std::string, std::string> locate;
 	std::vector<Unreadable> unreadable;
 	// Run under sudo (live, root, SUDO_USER set, no --user): the user judged,

@@ -14,6 +14,10 @@ Picture collect(const machine::Snapshot &snap, const PictureOptions &opts)
 		io::RootFs fs(snap.root);
 		p.coverage = coverage::scan(fs, snap, opts.scan);
 	}
+	if (opts.libload && !snap.nothing_readable) {
+		io::RootFs fs(snap.root);
+		p.libload = libload::check(fs, snap, p.coverage ? &*p.coverage : nullptr);
+	}
 	if (opts.stack) {
 		try {
 			p.stack = validate::collect_stack(snap, opts.stack_options);

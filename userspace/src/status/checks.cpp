@@ -150,6 +150,7 @@ std::vector<Finding> evaluate(const Snapshot &snap, const Assessment &a)
 	detail::check_access(c);
 	detail::check_overrides(c);
 	detail::check_coverage(c);
+	detail::check_libload(c);
 	detail::check_environment(c);
 	detail::check_rdnafix(c);
 	detail::check_config(c);

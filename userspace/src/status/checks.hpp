@@ -128,5 +128,6 @@ void check_builds(Ctx &c);   // RDNA-MOD-007 (checks_builds.cpp), after check_co
 void check_coverage(Ctx &c); // RDNA-COV-001..005 (checks_coverage.cpp)
 void check_hwfacts(Ctx &c);  // RDNA-GPU-004, RDNA-DRV-008..009 (checks_hwfacts.cpp)
 void check_versions(Ctx &c); // RDNA-VER-001..005: known-bad versions (checks_versions.cpp)
+void check_libload(Ctx &c);  // RDNA-LIB-001..003 (checks_libload.cpp)
 
 } // namespace rdnafix::status::detail

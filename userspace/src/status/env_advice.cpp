@@ -70,7 +70,8 @@ std::vector<Export> env_changes(const std::vector<Finding> &findings, const mach
 		for (const auto &r : f.remedies) {
 			if (const auto *set = std::get_if<SetEnv>(&r))
 				add({set->name, set->value, false, set->note, f.id});
-			else if (const auto *unset = std::get_if<UnsetEnv>(&r); unset && env.vars.count(unset->name))
+			else if (const auto *unset = std::get_if<UnsetEnv>(&r);
+				 unset && (env.vars.count(unset->name) || env.locate.count(unset->name)))
 				add({unset->name, "", true, unset->note, f.id});
 		}
 	return out;

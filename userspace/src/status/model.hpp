@@ -10,6 +10,7 @@
 #include "machine/settings.hpp"
 #include "machine/snapshot.hpp"
 
+#include "software/libload.hpp"
 #include "software/model.hpp"
 #include "knowledge/known_bad.hpp"
 
@@ -114,6 +115,9 @@ struct Assessment {
 	// The known-bad versions table (known-bad.toml and overlays; run_status
 	// fills it, assess() leaves it empty: it reads files).
 	std::vector<knowledge::KnownBad> known_bad;
+	// The library-load check of the software picture (run_status and run_env
+	// fill it; RDNA-LIB findings).
+	std::optional<software::libload::Report> libload;
 };
 Assessment assess(const Snapshot &snap);
 

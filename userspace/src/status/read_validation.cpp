@@ -102,6 +102,7 @@ LastValidation read_last_validation(const machine::Snapshot &snap, const std::ve
 {
 	software::PictureOptions want;
 	want.coverage = false;
+	want.libload = false;
 	return read_last_validation(snap, software::collect(snap, want), databases);
 }
 

@@ -95,6 +95,7 @@ int run_status(const StatusOptions &opts)
 	verdicts.coverage = std::move(sw.coverage);
 	if (opts.knowledge && !snap.nothing_readable)
 		verdicts.known_bad = load_known_bad(*opts.knowledge, opts.knowledge_overlays);
+	verdicts.libload = std::move(sw.libload);
 	auto findings = snap.nothing_readable ? std::vector<Finding>{} : evaluate(snap, verdicts);
 	const auto now =
 		std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now().time_since_epoch())
@@ -139,6 +140,7 @@ int run_env(const EnvOptions &opts)
 	want.stack = false;
 	auto sw = software::collect(snap, want);
 	verdicts.coverage = std::move(sw.coverage);
+	verdicts.libload = std::move(sw.libload);
 	print(render_env_sudo_note(snap.environment) +
 	      render_env(env_changes(evaluate(snap, verdicts), snap.environment), opts.shell));
 	return 0;
