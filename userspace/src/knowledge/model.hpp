@@ -4,6 +4,7 @@
 // into one matcher (matcher.cpp: RE2, a literal prefilter, RE2::Set), and
 // the captures of a match decoded with the base's tables (decode.cpp).
 // Pure: texts in, values out; the overlay directories are read by io/.
+#include "core/env_vars.hpp"
 #include "core/remedy.hpp"
 
 #include <cstddef>
@@ -105,6 +106,7 @@ std::string to_text(const Problem &p); // "hip.toml:12: what"
 struct Base {
 	std::vector<Entry> entries; // in id order
 	Tables tables;
+	core::VarTable variables; // [[variable]] rows (parse_variables.cpp), in file order
 	const Entry *find(const std::string &id) const;
 };
 

@@ -3,6 +3,7 @@
 // libtomlplusplus-dev); the fields are checked here.  Pure.
 #include "knowledge/matcher.hpp"
 #include "knowledge/model.hpp"
+#include "knowledge/parse_variables.hpp"
 
 #include <re2/re2.h>
 
@@ -427,14 +428,16 @@ void parse(const std::vector<SourceText> &files, Base *base, std::vector<Problem
 		}
 		for (const auto &[k, v] : root)
 			if (k.str() != "signature" && k.str() != "hip_error" && k.str() != "hsa_status" &&
-			    k.str() != "errno")
+			    k.str() != "errno" && k.str() != "variable")
 				r.bad(&v, 0,
 				      fmt::format(
-					      "unknown top-level key `{}` (signature, hip_error, hsa_status, errno)",
+					      "unknown top-level key `{}` (signature, hip_error, hsa_status, errno, "
+					      "variable)",
 					      k.str()));
 		table(r, root, "hip_error", &base->tables.hip_error, &base->tables.hip_names);
 		table(r, root, "hsa_status", &base->tables.hsa_status, &base->tables.hsa_names);
 		table(r, root, "errno", &base->tables.errno_codes, nullptr);
+		parse_variables(f.name, root, &base->variables, problems);
 		const toml::node *sigs = root.get("signature");
 		if (!sigs)
 			continue;
