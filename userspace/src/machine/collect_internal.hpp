@@ -81,6 +81,7 @@ void collect_kernel_log(io::RootFs &fs, KernelLog &k, bool live);
 
 // collect_env.cpp: this process's environment, the --env file, or under sudo
 // the environment of the sudo call.
-Environment collect_environment(const std::optional<std::string> &file, const std::optional<SudoContext> &sudo);
+Environment collect_environment(const std::optional<std::string> &file, const std::optional<SudoContext> &sudo,
+				const std::shared_ptr<const core::VarTable> &table);
 
 } // namespace rdnafix::machine::detail
