@@ -55,6 +55,8 @@ std::string replace(std::string s, const std::string &from, const std::string &t
 std::string only_problem(const std::string &text)
 {
 	const auto p = problems_of(text);
+	for (const auto &x : p)
+		UNSCOPED_INFO(to_text(x));
 	REQUIRE(p.size() == 1);
 	return to_text(p.front());
 }
@@ -84,7 +86,7 @@ TEST_CASE("a valid variable row parses with its repair", "[knowledge][variables]
 TEST_CASE("bad variable rows are refused at file:line with what is valid", "[knowledge][variables]")
 {
 	CHECK_THAT(only_problem(replace(kRow, "status = \"debug-slow\"", "status = \"sometimes\"")),
-		   ContainsSubstring("v.toml:6: FROB_LEVEL: status `sometimes` is not one of effective, debug-slow"));
+		   ContainsSubstring("v.toml:5: FROB_LEVEL: status `sometimes` is not one of effective, debug-slow"));
 	CHECK_THAT(only_problem(replace(kRow, "family = \"hip\"", "family = \"cobol\"")),
 		   ContainsSubstring("v.toml:4: FROB_LEVEL: family `cobol` is not one of hsa, hip"));
 	CHECK_THAT(only_problem(replace(kRow, "does = \"Logs every frob.\"\n", "")),
@@ -94,11 +96,11 @@ TEST_CASE("bad variable rows are refused at file:line with what is valid", "[kno
 	CHECK_THAT(only_problem(replace(kRow, "versions = \"frob 1.x\"", "versions = \"frob 1.x\"\ncolour = \"red\"")),
 		   ContainsSubstring("v.toml:9: FROB_LEVEL: unknown field `colour`"));
 	CHECK_THAT(only_problem(replace(kRow, "status = \"debug-slow\"", "status = \"effective\"")),
-		   ContainsSubstring("v.toml:11: FROB_LEVEL: `slow_from` belongs to status debug-slow only"));
+		   ContainsSubstring("v.toml:10: FROB_LEVEL: `slow_from` belongs to status debug-slow only"));
 	CHECK_THAT(only_problem(replace(kRow, "[\"https://example.org/frob/issues/1\"]", "[\"docs/knowledge.md\"]")),
-		   ContainsSubstring("v.toml:12: FROB_LEVEL: source `docs/knowledge.md` is a file of this repository"));
+		   ContainsSubstring("v.toml:11: FROB_LEVEL: source `docs/knowledge.md` is a file of this repository"));
 	CHECK_THAT(only_problem(replace(kRow, "kind = \"set_env\"", "kind = \"reboot\"")),
-		   ContainsSubstring("v.toml:14: FROB_LEVEL: repair: kind `reboot` is not one of set_env, unset_env"));
+		   ContainsSubstring("v.toml:13: FROB_LEVEL: repair: kind `reboot` is not one of set_env, unset_env"));
 	CHECK_THAT(only_problem(replace(kRow, "value = \"level:{value}\"\n", "")),
 		   ContainsSubstring("FROB_LEVEL: `value` is missing"));
 	CHECK_THAT(only_problem(std::string(kRow) + "\n" + kRow),

@@ -160,10 +160,13 @@ std::optional<core::VarEntry> row(const std::string &file, const toml::table &t,
 	e.family = r.str(t, "family", true);
 	if (!e.family.empty() && std::find(kFamilies.begin(), kFamilies.end(), e.family) == kFamilies.end())
 		r.bad(t.get("family"), fmt::format("family `{}` is not one of {}", e.family, joined(kFamilies)));
+	bool status_known = false;
 	if (const std::string s = r.str(t, "status", true); !s.empty()) {
-		if (const auto st = core::var_status_from_word(s))
+		if (const auto st = core::var_status_from_word(s)) {
 			e.status = *st;
-		else {
+			status_known = true;
+		}
+		if (!status_known) {
 			std::vector<std::string_view> words;
 			for (auto x : core::var_statuses())
 				words.push_back(core::var_status_word(x));
@@ -185,7 +188,7 @@ std::optional<core::VarEntry> row(const std::string &file, const toml::table &t,
 		const auto v = n->value<int64_t>();
 		if (!v || *v < 0)
 			r.bad(n, "`slow_from` must be a non-negative integer");
-		else if (e.status != core::VarStatus::debug_slow)
+		else if (status_known && e.status != core::VarStatus::debug_slow)
 			r.bad(n, "`slow_from` belongs to status debug-slow only");
 		else
 			e.slow_from = *v;
