@@ -28,6 +28,9 @@ export HSA_USE_SVM=0
 export MIOPEN_DEVICE_ARCH=gfx1030
 export AMD_LOG_LEVEL=4
 export PYTORCH_CUDA_ALLOC_CONF=max_split_size_mb=512
+export HSA_ENABLE_SDMA=false
+export FLASH_ATTENTION_TRITON_AMD_ENABLE=1
+export HCC_HOME=/opt/rocm/hcc
 export HSA_FOO=1
 )";
 
@@ -107,6 +110,11 @@ TEST_CASE("every variable guides copy is listed and judged, text and JSON", "[en
 	CHECK(has_finding(j, "RDNA-ENV-008", "environment"));
 	CHECK(has_finding(j, "RDNA-ENV-016", "PYTORCH_CUDA_ALLOC_CONF"));
 	CHECK(has_finding(j, "RDNA-ENV-022", "HSA_FOO"));
+	CHECK(has_finding(j, "RDNA-ENV-021", "HSA_ENABLE_SDMA")); // ROCr compares with "0" and "1" only
+	CHECK(has_finding(j, "RDNA-ENV-021", "FLASH_ATTENTION_TRITON_AMD_ENABLE"));
+	CHECK(has_finding(j, "RDNA-ENV-020", "HCC_HOME"));
+	CHECK(v.at("HSA_ENABLE_SDMA") == "value ignored");
+	CHECK(v.at("HCC_HOME") == "deprecated");
 	CHECK_THAT(r.text.out, ContainsSubstring("debug switches set: AMD_LOG_LEVEL=4"));
 	CHECK_THAT(r.text.out, ContainsSubstring("PyTorch separates key and value with ':' (max_split_size_mb:512)"));
 }
@@ -123,6 +131,8 @@ TEST_CASE("rdnactl env prints the repairs of the copied variables", "[env][vars]
 	CHECK_THAT(r.env.out, ContainsSubstring("export PYTORCH_CUDA_ALLOC_CONF='max_split_size_mb:512'\n"));
 	CHECK_THAT(r.env.out, ContainsSubstring("unset AMD_LOG_LEVEL\n"));
 	CHECK_THAT(r.env.out, ContainsSubstring("unset TORCH_USE_HIP_DSA\n"));
+	CHECK_THAT(r.env.out, ContainsSubstring("export FLASH_ATTENTION_TRITON_AMD_ENABLE='TRUE'\n"));
+	CHECK_THAT(r.env.out, ContainsSubstring("unset HCC_HOME\n"));
 	// An effective variable and an unknown one are left alone.
 	CHECK_THAT(r.env.out, !ContainsSubstring("HSA_USE_SVM"));
 	CHECK_THAT(r.env.out, !ContainsSubstring("HSA_FOO"));
