@@ -44,6 +44,11 @@ copied=(--root "$top/tests/fixtures/rx6750xt-raphael/root" --env "$top/tests/gol
 	--user "$(sed 's/--user //' "$top/tests/fixtures/rx6750xt-raphael/args")")
 run copied-env.status-text status "${copied[@]}" --color never
 run copied-env.env-sh env "${copied[@]}"
+# The variables guides tell RDNA users to copy, judged by the variables table (RDNA-ENV-008, 014, 016, 019..022).
+guide=(--root "$top/tests/fixtures/rx6750xt-torch-gfx1030/root" --env "$top/tests/golden/guide-vars.bashrc")
+run guide-vars.status-text status "${guide[@]}" --no-coverage --color never
+run guide-vars.status-json status "${guide[@]}" --no-coverage --json
+run guide-vars.env-sh env "${guide[@]}"
 run validate-list validate --list
 run validate-list-json validate --list --json
 run help --help

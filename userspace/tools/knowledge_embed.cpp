@@ -48,6 +48,11 @@ int main(int argc, char **argv)
 			    !fresh)
 				problems.push_back({f.name, e.origin.line,
 						    fmt::format("{} is already defined at {}", e.id, it->second)});
+		for (const auto &v : one.variables) // variable names unique across the files too
+			if (const auto [it, fresh] = seen.emplace("variable " + v.name, v.origin); !fresh)
+				problems.push_back({f.name, 0,
+						    fmt::format("variable {} (at {}) is already defined at {}", v.name,
+								v.origin, it->second)});
 	}
 	knowledge::Base base;
 	knowledge::parse(files, &base, &problems);
@@ -88,6 +93,7 @@ int main(int argc, char **argv)
 		}
 	}
 	std::filesystem::rename(tmp, argv[1]);
-	std::printf("knowledge: %zu entries from %zu files checked and embedded\n", base.entries.size(), files.size());
+	std::printf("knowledge: %zu entries and %zu variables from %zu files checked and embedded\n",
+		    base.entries.size(), base.variables.size(), files.size());
 	return 0;
 }

@@ -2,6 +2,9 @@
 #include "snapshot_builders.hpp"
 
 #include "machine/interpret.hpp"
+#include "machine/variables.hpp"
+
+#include "knowledge/builtin.hpp"
 
 #include "core/gpudb.hpp"
 #include "core/parse.hpp"
@@ -52,9 +55,18 @@ Snapshot base()
 	return s;
 }
 
+std::shared_ptr<const core::VarTable> builtin_variables()
+{
+	static const auto table = load_variables(knowledge::builtin_files(), false).table;
+	return table;
+}
+
 void set_env(Snapshot &s, const std::string &text)
 {
-	s.environment = build_environment(rdnafix::core::parse_env_file(text, is_relevant_env), "test");
+	const auto t = builtin_variables();
+	s.environment = build_environment(
+		rdnafix::core::parse_env_file(text, [&](std::string_view n) { return is_relevant_env(n, *t); }), "test",
+		t);
 }
 
 } // namespace rdnafix::test

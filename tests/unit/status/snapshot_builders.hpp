@@ -2,6 +2,7 @@
 // Hand-built snapshots shared by the decision tests (findings, remedies).
 #include "machine/snapshot.hpp"
 
+#include <memory>
 #include <optional>
 #include <string>
 
@@ -14,5 +15,7 @@ machine::Device amd(std::string bdf, std::string gfx, std::string gen, bool apu,
 machine::Snapshot base();
 // The environment section built from KEY=VALUE lines, as `--env FILE` does.
 void set_env(machine::Snapshot &s, const std::string &text);
+// The built-in variables table (knowledge/builtin, no overlays), loaded once.
+std::shared_ptr<const core::VarTable> builtin_variables();
 
 } // namespace rdnafix::test

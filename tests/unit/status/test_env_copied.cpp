@@ -186,10 +186,12 @@ TEST_CASE("rdnactl under a sudo parent judges SUDO_USER and names the dropped va
 	rdnafix::test::TempDir d;
 	d.write("sudo", "#!/bin/sh\nenv -i SUDO_USER=alice PATH=/usr/bin:/bin \"$@\"\nexit $?\n");
 	std::filesystem::permissions(d.path() / "sudo", std::filesystem::perms::owner_all);
+	// The caller's environment is exactly these (env -i): a variable of the
+	// host's (CUDA_HOME, ROCM_PATH) is not part of what this test judges.
 	auto r = rdnafix::test::run_rdnactl(
-		{"status", "--json"},
-		{"HSA_OVERRIDE_GFX_VERSION=10.3.0", "PYTORCH_HIP_ALLOC_CONF=max_split_size_mb:128"},
-		{(d.path() / "sudo").string()});
+		{"status", "--json"}, {},
+		{"/usr/bin/env", "-i", "PATH=/usr/bin:/bin", "HSA_OVERRIDE_GFX_VERSION=10.3.0",
+		 "PYTORCH_HIP_ALLOC_CONF=max_split_size_mb:128", (d.path() / "sudo").string()});
 	INFO(r.out << r.err);
 	REQUIRE((r.exit_code == 0 || r.exit_code == 1));
 	auto j = nlohmann::json::parse(r.out);
@@ -209,8 +211,9 @@ TEST_CASE("rdnactl under a sudo parent judges SUDO_USER and names the dropped va
 				   ContainsSubstring("--preserve-env=HSA_OVERRIDE_GFX_VERSION,PYTORCH_HIP_ALLOC_CONF"));
 		}
 	CHECK(said);
-	auto env = rdnafix::test::run_rdnactl({"env"}, {"HSA_OVERRIDE_GFX_VERSION=10.3.0"},
-					      {(d.path() / "sudo").string()});
+	auto env = rdnafix::test::run_rdnactl({"env"}, {},
+					      {"/usr/bin/env", "-i", "PATH=/usr/bin:/bin",
+					       "HSA_OVERRIDE_GFX_VERSION=10.3.0", (d.path() / "sudo").string()});
 	CHECK(env.exit_code == 0);
 	CHECK_THAT(env.out, ContainsSubstring("# run under sudo: access judged for user alice"));
 	CHECK_THAT(env.out, ContainsSubstring("sudo --preserve-env=HSA_OVERRIDE_GFX_VERSION"));

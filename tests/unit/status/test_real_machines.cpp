@@ -182,7 +182,8 @@ TEST_CASE("HSA_OVERRIDE_GFX_VERSION_01 is not node 1: the runtime reads _%d exac
 	CHECK(hsa_override_node("HSA_OVERRIDE_GFX_VERSION_00") == std::nullopt);
 	CHECK(hsa_override_node("HSA_OVERRIDE_GFX_VERSION_+1") == std::nullopt);
 	CHECK(hsa_override_node("HSA_OVERRIDE_GFX_VERSION_4294967296") == std::nullopt);
-	CHECK(rdnafix::core::near_miss("HSA_OVERRIDE_GFX_VERSION_01") == "HSA_OVERRIDE_GFX_VERSION_1");
+	CHECK(rdnafix::core::near_miss("HSA_OVERRIDE_GFX_VERSION_01", *rdnafix::test::builtin_variables()) ==
+	      "HSA_OVERRIDE_GFX_VERSION_1");
 	auto s = dgpu_then_igpu();
 	set_env(s, "HSA_OVERRIDE_GFX_VERSION_01=10.3.0\n");
 	CHECK(s.environment.overrides.empty());

@@ -174,8 +174,9 @@ TEST_CASE("env: a cross-family override and slow switches are unset", "[remedy][
 	CHECK(only<UnsetEnv>(find(f, "RDNA-ENV-002")).name == "HSA_OVERRIDE_GFX_VERSION");
 	const Finding &slow = find(f, "RDNA-ENV-008");
 	REQUIRE(slow.remedies.size() == 2);
-	CHECK(std::get<UnsetEnv>(slow.remedies[0]).name == "HIP_LAUNCH_BLOCKING");
-	CHECK(std::get<UnsetEnv>(slow.remedies[1]).name == "AMD_SERIALIZE_KERNEL");
+	// In name order (the Environment section's order).
+	CHECK(std::get<UnsetEnv>(slow.remedies[0]).name == "AMD_SERIALIZE_KERNEL");
+	CHECK(std::get<UnsetEnv>(slow.remedies[1]).name == "HIP_LAUNCH_BLOCKING");
 	CHECK(only<UnsetEnv>(find(f, "RDNA-ENV-009")).name == "HSA_XNACK");
 }
 

@@ -1,6 +1,8 @@
 #include "machine_options.hpp"
 
 #include "core/parse.hpp"
+#include "knowledge/builtin.hpp"
+#include "machine/variables.hpp"
 #include "io/process.hpp"
 #include "io/rootfs.hpp"
 
@@ -103,6 +105,11 @@ void add_root_option(CLI::App &sub, std::string &root, const std::string &help)
 machine::CollectOptions collect_options(const MachineArgs &args)
 {
 	machine::CollectOptions c;
+	// The variables table: built-in rows and the overlay directories (a
+	// broken overlay row is shown as an unreadable item, never fatal).
+	auto vars = machine::load_variables(knowledge::builtin_files(), true);
+	c.variables = std::move(vars.table);
+	c.variable_notes = std::move(vars.notes);
 	if (!args.root.empty()) {
 		c.root = args.root;
 		c.live = false;

@@ -1,131 +1,141 @@
-// The environment-variable tables (env_vars.hpp): every row names the
-// upstream file, version or issue it comes from.
+// The pure functions over the variables table (env_vars.hpp); the rows
+// themselves are data (userspace/data/knowledge/variables.toml).
 #include "core/env_vars.hpp"
 
 #include "core/parse.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cctype>
+#include <charconv>
 #include <fmt/format.h>
 
 namespace rdnafix::core {
 
 namespace {
 
-// ROCm/clr rocm-6.2.2, rocclr/utils/flags.hpp: the runtime reads exactly the
-// flag names listed there (rocclr/utils/flags.cpp: Flag::init compares each
-// environment name with them).
-constexpr std::string_view kClrFlags = "ROCm/clr rocm-6.2.2 rocclr/utils/flags.hpp";
-// ROCm/ROCR-Runtime src/core/util/flag.h: Flag::Refresh.
-constexpr std::string_view kRocrFlags = "ROCm/ROCR-Runtime src/core/util/flag.h (Flag::Refresh)";
+constexpr std::array<std::string_view, 7> kStatusWords{"effective",       "debug-slow",          "no-effect-on-rocm",
+						       "build-time-only", "not-a-real-variable", "deprecated",
+						       "unverified"};
+
+// "<digits>" as the runtime prints a node id with %d: no sign, no leading
+// zeros, at most 2147483647.
+bool node_suffix(std::string_view s)
+{
+	if (s.empty() || s.size() > 10 || s.find_first_not_of("0123456789") != std::string_view::npos ||
+	    (s.size() > 1 && s[0] == '0'))
+		return false;
+	unsigned long long v = 0;
+	std::from_chars(s.data(), s.data() + s.size(), v);
+	return v <= 2147483647ULL;
+}
+
+bool is_node_pattern(std::string_view n)
+{
+	return n.size() > 3 && n.substr(n.size() - 3) == "<N>";
+}
+
+bool is_prefix_pattern(std::string_view n)
+{
+	return !n.empty() && n.back() == '*';
+}
+
+// A row some program reads under exactly this name: a candidate for near_miss.
+bool read_by_something(const VarEntry &e)
+{
+	return !is_node_pattern(e.name) && !is_prefix_pattern(e.name) && e.status != VarStatus::not_a_real_variable &&
+	       e.status != VarStatus::unverified;
+}
 
 } // namespace
 
-const std::vector<CopiedVar> &copied_vars()
+std::string_view var_status_word(VarStatus s)
 {
-	static const std::vector<CopiedVar> t{
-		{"CUDA_LAUNCH_BLOCKING", CopiedKind::cuda_only,
-		 "makes CUDA launches synchronous; the HIP runtime does not read it",
-		 "AMD_SERIALIZE_KERNEL=3 (what PyTorch's ROCm build itself suggests) for one debugging run",
-		 "ROCm/clr rocm-6.2.2 rocclr/utils/flags.hpp has HIP_LAUNCH_BLOCKING and AMD_SERIALIZE_KERNEL, no "
-		 "CUDA_LAUNCH_BLOCKING; PyTorch on ROCm prints 'For debugging consider passing AMD_SERIALIZE_KERNEL=3' "
-		 "(https://github.com/ROCm/TheRock/issues/2707)"},
-		{"CUDA_DEVICE_ORDER", CopiedKind::cuda_only,
-		 "orders CUDA devices (FASTEST_FIRST / PCI_BUS_ID); the HIP runtime does not read it",
-		 "ROCR_VISIBLE_DEVICES / HIP_VISIBLE_DEVICES select and order AMD GPUs",
-		 "not a flag in ROCm/clr rocm-6.2.2 rocclr/utils/flags.hpp; documented in the CUDA programming guide, "
-		 "https://docs.nvidia.com/cuda/cuda-programming-guide/05-appendices/environment-variables.html"},
-		{"TORCH_CUDA_ARCH_LIST", CopiedKind::cuda_only,
-		 "selects the CUDA architectures torch.utils.cpp_extension compiles for; ROCm builds read "
-		 "PYTORCH_ROCM_ARCH instead",
-		 "", "pytorch/pytorch torch/utils/cpp_extension.py: _get_cuda_arch_flags vs _get_rocm_arch_flags"},
-		{"PYTORCH_ROCM_ARCH", CopiedKind::build_only,
-		 "selects the gfx targets PyTorch or a C++/HIP extension is compiled for; it adds no code to an "
-		 "installed wheel",
-		 "a wheel or library built for this GPU's target, or the ISA-safe HSA_OVERRIDE_GFX_VERSION",
-		 "pytorch/pytorch torch/utils/cpp_extension.py: _get_rocm_arch_flags (\"Use same defaults as used for "
-		 "building PyTorch\")"},
-		{"TF_FORCE_GPU_ALLOW_GROWTH", CopiedKind::other_framework,
-		 "TensorFlow's GPU allocator growth switch; PyTorch does not read it", "",
-		 "tensorflow/tensorflow tensorflow/core/common_runtime/gpu/gpu_bfc_allocator.cc: GetAllowGrowthValue"},
-	};
-	return t;
+	return kStatusWords.at(static_cast<std::size_t>(s));
 }
 
-const CopiedVar *copied_var(std::string_view name)
+const std::vector<VarStatus> &var_statuses()
 {
-	for (const auto &c : copied_vars())
-		if (c.name == name)
-			return &c;
-	return nullptr;
+	static const std::vector<VarStatus> all{VarStatus::effective,           VarStatus::debug_slow,
+						VarStatus::no_effect_on_rocm,   VarStatus::build_time_only,
+						VarStatus::not_a_real_variable, VarStatus::deprecated,
+						VarStatus::unverified};
+	return all;
 }
 
-std::string_view to_string(CopiedKind k)
+std::optional<VarStatus> var_status_from_word(std::string_view w)
 {
-	switch (k) {
-	case CopiedKind::cuda_only:
-		return "CUDA only";
-	case CopiedKind::other_framework:
-		return "another framework";
-	case CopiedKind::build_only:
-		return "build time only";
+	for (VarStatus s : var_statuses())
+		if (var_status_word(s) == w)
+			return s;
+	return std::nullopt;
+}
+
+const VarEntry *find_var(const VarTable &t, std::string_view name)
+{
+	const VarEntry *node = nullptr, *prefix = nullptr;
+	for (const auto &e : t) {
+		if (e.name == name)
+			return &e;
+		if (is_node_pattern(e.name)) {
+			const std::string_view p = std::string_view(e.name).substr(0, e.name.size() - 3);
+			if (name.starts_with(p) && node_suffix(name.substr(p.size())))
+				node = &e;
+		} else if (is_prefix_pattern(e.name)) {
+			const std::string_view p = std::string_view(e.name).substr(0, e.name.size() - 1);
+			if (name.starts_with(p) && (!prefix || prefix->name.size() < e.name.size()))
+				prefix = &e;
+		}
 	}
-	return "";
+	return node ? node : prefix;
 }
 
-const std::vector<KnownVar> &known_vars()
+bool looks_relevant(std::string_view name)
 {
-	static const std::vector<KnownVar> t{
-		{"HSA_OVERRIDE_GFX_VERSION", "ROCm/ROCR-Runtime libhsakmt/src/topology.c (rocr-runtime 6.4.3)"},
-		{"ROCR_VISIBLE_DEVICES", kRocrFlags},
-		{"HSA_ENABLE_SDMA", kRocrFlags},
-		{"HSA_ENABLE_PEER_SDMA", kRocrFlags},
-		{"HSA_ENABLE_INTERRUPT", kRocrFlags},
-		{"HSA_ENABLE_VM_FAULT_MESSAGE", kRocrFlags},
-		{"HSA_ENABLE_QUEUE_FAULT_MESSAGE", kRocrFlags},
-		{"HSA_XNACK", kRocrFlags},
-		{"HSA_MAX_QUEUES", kRocrFlags},
-		{"HSA_SCRATCH_MEM", kRocrFlags},
-		{"HSA_TOOLS_LIB", kRocrFlags},
-		{"HIP_VISIBLE_DEVICES", kClrFlags},
-		{"CUDA_VISIBLE_DEVICES", kClrFlags},
-		{"GPU_DEVICE_ORDINAL", kClrFlags},
-		{"HIP_LAUNCH_BLOCKING", kClrFlags},
-		{"AMD_SERIALIZE_KERNEL", kClrFlags},
-		{"AMD_SERIALIZE_COPY", kClrFlags},
-		{"AMD_LOG_LEVEL", kClrFlags},
-		{"AMD_LOG_LEVEL_FILE", kClrFlags},
-		{"AMD_LOG_MASK", kClrFlags},
-		{"GPU_MAX_HW_QUEUES", kClrFlags},
-		{"GPU_MAX_HEAP_SIZE", kClrFlags},
-		{"GPU_SINGLE_ALLOC_PERCENT", kClrFlags},
-		{"HIP_HOST_COHERENT", kClrFlags},
-		{"ROC_ENABLE_PRE_VEGA", kClrFlags},
-		{"ROCM_PATH", "ROCm docs, reference/env-variables.rst"},
-		{"HIP_PLATFORM", "ROCm docs, reference/env-variables.rst"},
-		{"HIP_PATH", "ROCm docs, reference/env-variables.rst"},
-		{"PYTORCH_ALLOC_CONF", "pytorch/pytorch c10/cuda/CUDAAllocatorConfig.h: CUDAAllocatorConfig::instance"},
-		{"PYTORCH_CUDA_ALLOC_CONF",
-		 "pytorch/pytorch c10/cuda/CUDAAllocatorConfig.h: CUDAAllocatorConfig::instance"},
-		{"PYTORCH_HIP_ALLOC_CONF",
-		 "pytorch/pytorch c10/cuda/CUDAAllocatorConfig.h: CUDAAllocatorConfig::instance (USE_ROCM)"},
-		{"PYTORCH_NO_CUDA_MEMORY_CACHING", "pytorch/pytorch c10/cuda/CUDACachingAllocator.cpp"},
-		{"PYTORCH_NO_HIP_MEMORY_CACHING", "https://github.com/pytorch/pytorch/issues/185826"},
-		{"PYTORCH_ROCM_ARCH", "pytorch/pytorch torch/utils/cpp_extension.py: _get_rocm_arch_flags"},
-		{"MIOPEN_USER_DB_PATH", "ROCm/MIOpen docs, using the find database (ROCm 6.4)"},
-		{"MIOPEN_CUSTOM_CACHE_DIR", "ROCm/MIOpen docs, using the find database (ROCm 6.4)"},
-		{"MIOPEN_SYSTEM_DB_PATH", "ROCm/MIOpen docs, using the find database (ROCm 6.4)"},
-		{"MIOPEN_FIND_MODE", "ROCm/MIOpen docs, using the find database (ROCm 6.4)"},
-	};
-	return t;
+	static constexpr std::array<std::string_view, 17> prefixes{
+		"HSA_",       "HIP_",     "ROCM",     "ROCR_",  "ROC_", "GPU_",    "CUDA_", "MIOPEN_", "ROCBLAS_",
+		"HIPBLASLT_", "TENSILE_", "PYTORCH_", "TORCH_", "AMD_", "OLLAMA_", "GGML_", "HCC_"};
+	return std::any_of(prefixes.begin(), prefixes.end(), [&](std::string_view p) { return name.starts_with(p); });
 }
 
-const KnownVar *known_var(std::string_view name)
+bool is_slow(const VarEntry &e, std::string_view value)
 {
-	for (const auto &k : known_vars())
-		if (k.name == name)
-			return &k;
-	return nullptr;
+	if (e.status != VarStatus::debug_slow || value.empty())
+		return false;
+	if (!e.slow_from)
+		return value != "0";
+	long long v = 0;
+	const auto [p, ec] = std::from_chars(value.data(), value.data() + value.size(), v);
+	return ec == std::errc{} && p == value.data() + value.size() && v >= *e.slow_from;
+}
+
+bool value_accepted(const VarEntry &e, std::string_view value)
+{
+	if (e.accepts.empty())
+		return true;
+	for (const auto &a : e.accepts) {
+		if (a == value)
+			return true;
+		if (a == "<int>" && !value.empty()) {
+			std::string_view digits = value[0] == '-' ? value.substr(1) : value;
+			if (!digits.empty() && digits.find_first_not_of("0123456789") == std::string_view::npos)
+				return true;
+		}
+	}
+	return false;
+}
+
+std::string with_value(std::string_view text, std::string_view value)
+{
+	std::string out;
+	for (std::size_t at = 0;;) {
+		const std::size_t hit = text.find("{value}", at);
+		out += text.substr(at, hit == std::string_view::npos ? std::string_view::npos : hit - at);
+		if (hit == std::string_view::npos)
+			return out;
+		out += value;
+		at = hit + 7;
+	}
 }
 
 unsigned edit_distance(std::string_view a, std::string_view b)
@@ -146,13 +156,13 @@ unsigned edit_distance(std::string_view a, std::string_view b)
 	return d[n][m];
 }
 
-std::optional<std::string> invalid_override_node(std::string_view name)
+std::optional<std::string> invalid_override_node(std::string_view name, const VarTable &t)
 {
 	constexpr std::string_view prefix = "HSA_OVERRIDE_GFX_VERSION_";
 	// A valid node name, or one near_miss() names the real spelling of
 	// ("_01" -> "_1", "_X" -> the plain name).
 	if (name.size() < prefix.size() || name.substr(0, prefix.size()) != prefix || hsa_override_node(name) ||
-	    near_miss(name))
+	    near_miss(name, t))
 		return std::nullopt;
 	const std::string_view n = name.substr(prefix.size());
 	const bool digits = !n.empty() && n.find_first_not_of("0123456789") == std::string_view::npos;
@@ -166,12 +176,11 @@ std::optional<std::string> invalid_override_node(std::string_view name)
 			   why);
 }
 
-std::optional<std::string> near_miss(std::string_view name)
+std::optional<std::string> near_miss(std::string_view name, const VarTable &t)
 {
 	// Longer than any known name plus the allowed distance: not a near miss
 	// (also bounds the work on hostile input).
-	if (name.size() < 6 || name.size() > 40 || known_var(name) || copied_var(name) ||
-	    hsa_override_node(name).has_value())
+	if (name.size() < 6 || name.size() > 40 || find_var(t, name) || hsa_override_node(name).has_value())
 		return std::nullopt;
 	// HSA_OVERRIDE_GFX_VERSION_01: the runtime reads only the _%d spelling (_1).
 	constexpr std::string_view prefix = "HSA_OVERRIDE_GFX_VERSION_";
@@ -188,9 +197,11 @@ std::optional<std::string> near_miss(std::string_view name)
 	for (char &c : upper)
 		c = char(std::toupper(static_cast<unsigned char>(c)));
 	const unsigned allowed = name.size() >= 12 ? 2 : 1;
-	const KnownVar *best = nullptr;
+	const VarEntry *best = nullptr;
 	unsigned best_d = allowed + 1;
-	for (const auto &k : known_vars()) {
+	for (const auto &k : t) {
+		if (!read_by_something(k))
+			continue;
 		// The distance is at least the difference in length.
 		const std::size_t diff =
 			name.size() > k.name.size() ? name.size() - k.name.size() : k.name.size() - name.size();

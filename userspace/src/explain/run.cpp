@@ -18,6 +18,7 @@
 #include "core/parse.hpp"
 #include "core/proc_stat.hpp"
 
+#include <fmt/ranges.h>
 #include <cstdio>
 #include <limits>
 #include <optional>
@@ -88,7 +89,8 @@ std::string process_kind(io::RootFs &host, long long pid)
 }
 
 // The environment of another process, read from /proc/PID/environ.
-std::optional<machine::Environment> pid_environment(long long pid, std::string *why)
+std::optional<machine::Environment> pid_environment(long long pid, std::string *why,
+						    const std::shared_ptr<const core::VarTable> &table)
 {
 	if (pid <= 0 || pid > 4194304) {
 		*why = fmt::format("--pid {}: not a process id (1..4194304)", pid);
@@ -117,7 +119,7 @@ std::optional<machine::Environment> pid_environment(long long pid, std::string *
 						: fmt::format("pid {} is {}", pid, kind));
 		return std::nullopt;
 	}
-	auto env = machine::build_environment(core::parse_environ(*bytes), fmt::format("pid {}", pid));
+	auto env = machine::build_environment(core::parse_environ(*bytes), fmt::format("pid {}", pid), table);
 	if (!kind.empty())
 		*why = fmt::format("pid {} is {}", pid, kind);
 	return env;
@@ -162,6 +164,10 @@ int check_knowledge(const std::string &path, const std::vector<knowledge::Source
 	for (const auto &e : own.entries)
 		if (base.find(e.id))
 			replaced += (replaced.empty() ? "" : ", ") + e.id;
+	for (const auto &v : own.variables)
+		for (const auto &b : base.variables)
+			if (b.name == v.name)
+				replaced += (replaced.empty() ? "" : ", ") + v.name;
 	knowledge::parse({{path, text}}, &base, &again); // the file on top of the built-in base
 	const knowledge::Matcher km(base, block_literals());
 	for (const auto &p : check_examples(base, km))
@@ -169,18 +175,30 @@ int check_knowledge(const std::string &path, const std::vector<knowledge::Source
 			problems.push_back(p);
 	for (const auto &p : problems)
 		print(knowledge::to_text(p) + "\n", true);
+	// A file of [[variable]] rows only says how many rows are valid.
+	const std::size_t nv = own.variables.size();
+	const std::string vars = nv ? fmt::format("{} variable{} valid", nv, nv == 1 ? "" : "s") : "";
+	const bool only_vars = own.entries.empty() && nv;
 	if (!problems.empty()) {
-		print(fmt::format("{}: {} problem(s); {} entr{} valid\n", path, problems.size(), own.entries.size(),
-				  own.entries.size() == 1 ? "y" : "ies"),
+		print(fmt::format("{}: {} problem(s); {}\n", path, problems.size(),
+				  only_vars
+					  ? vars
+					  : fmt::format("{} entr{} valid{}", own.entries.size(),
+							own.entries.size() == 1 ? "y" : "ies", nv ? ", " + vars : "")),
 		      true);
 		return 1;
 	}
-	print(fmt::format(
-		"{}: {} entr{} valid, each recognises its example{}{}\n", path, own.entries.size(),
-		own.entries.size() == 1 ? "y" : "ies", replaced.empty() ? "" : "; replaces built-in " + replaced,
-		own.known_bad.empty() ? ""
-				      : fmt::format("; {} known-bad version entr{} valid", own.known_bad.size(),
-						    own.known_bad.size() == 1 ? "y" : "ies")));
+	std::vector<std::string> parts;
+	if (!own.entries.empty() || (!nv && own.known_bad.empty()))
+		parts.push_back(fmt::format("{} entr{} valid, each recognises its example", own.entries.size(),
+					    own.entries.size() == 1 ? "y" : "ies"));
+	if (nv)
+		parts.push_back(vars);
+	if (!own.known_bad.empty())
+		parts.push_back(fmt::format("{} known-bad version entr{} valid", own.known_bad.size(),
+					    own.known_bad.size() == 1 ? "y" : "ies"));
+	print(fmt::format("{}: {}{}\n", path, fmt::join(parts, "; "),
+			  replaced.empty() ? "" : "; replaces built-in " + replaced));
 	return 0;
 }
 
@@ -227,7 +245,7 @@ int run_explain(const ExplainOptions &opts, const std::vector<knowledge::SourceT
 	Report r;
 	if (opts.pid) {
 		std::string why;
-		if (auto env = pid_environment(*opts.pid, &why)) {
+		if (auto env = pid_environment(*opts.pid, &why, opts.machine.variables)) {
 			snap.environment = std::move(*env);
 			r.context.push_back(
 				fmt::format("environment: the one process {} runs with (/proc/{}/environ){}", *opts.pid,

@@ -4,6 +4,7 @@
 // into one matcher (matcher.cpp: RE2, a literal prefilter, RE2::Set), and
 // the captures of a match decoded with the base's tables (decode.cpp).
 // Pure: texts in, values out; the overlay directories are read by io/.
+#include "core/env_vars.hpp"
 #include "core/remedy.hpp"
 #include "knowledge/known_bad.hpp"
 
@@ -107,6 +108,7 @@ struct Base {
 	std::vector<Entry> entries; // in id order
 	Tables tables;
 	std::vector<KnownBad> known_bad; // known-bad.toml, in file order (parse_known_bad.cpp)
+	core::VarTable variables; // [[variable]] rows (parse_variables.cpp), in file order
 	const Entry *find(const std::string &id) const;
 };
 

@@ -4,6 +4,7 @@
 #include "knowledge/matcher.hpp"
 #include "knowledge/model.hpp"
 #include "knowledge/parse_known_bad.hpp"
+#include "knowledge/parse_variables.hpp"
 
 #include <re2/re2.h>
 
@@ -428,16 +429,17 @@ void parse(const std::vector<SourceText> &files, Base *base, std::vector<Problem
 		}
 		for (const auto &[k, v] : root)
 			if (k.str() != "signature" && k.str() != "hip_error" && k.str() != "hsa_status" &&
-			    k.str() != "errno" && k.str() != "known_bad")
+			    k.str() != "errno" && k.str() != "known_bad" && k.str() != "variable")
 				r.bad(&v, 0,
 				      fmt::format("unknown top-level key `{}` (signature, hip_error, hsa_status, "
-						  "errno, known_bad)",
+						  "errno, known_bad, variable)",
 						  k.str()));
 		table(r, root, "hip_error", &base->tables.hip_error, &base->tables.hip_names);
 		table(r, root, "hsa_status", &base->tables.hsa_status, &base->tables.hsa_names);
 		table(r, root, "errno", &base->tables.errno_codes, nullptr);
 		if (const toml::node *kb = root.get("known_bad"))
 			parse_known_bad(f.name, *kb, base, problems);
+		parse_variables(f.name, root, &base->variables, problems);
 		const toml::node *sigs = root.get("signature");
 		if (!sigs)
 			continue;

@@ -18,6 +18,15 @@ struct CollectOptions {
 	std::optional<std::string> env_file; // --env FILE (a host path)
 	std::optional<std::string> user;     // --user NAME
 	bool all_amdgpu_params = false;      // also list every amdgpu parameter (Driver::amdgpu_all_params)
+	// The variables table of the knowledge base (machine/variables.hpp,
+	// load_variables); nullptr: none (only prefixes make a variable relevant).
+	std::shared_ptr<const core::VarTable> variables = nullptr;
+	// Problems of the overlay files it was read from, shown as unreadable
+	// items of the environment.
+	struct Note {
+		std::string file, what;
+	};
+	std::vector<Note> variable_notes = {};
 };
 
 // The whole snapshot.  Never throws for bad input; unreadable items are

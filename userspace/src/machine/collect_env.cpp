@@ -9,10 +9,10 @@
 namespace rdnafix::machine {
 
 Environment build_sudo_environment(const std::string &user, const core::Environment *invoking,
-				   const core::Environment &process)
+				   const core::Environment &process, std::shared_ptr<const core::VarTable> table)
 {
-	Environment e = invoking ? build_environment(*invoking, "the sudo call's environment, user " + user)
-				 : build_environment(process, "process (reset by sudo)");
+	Environment e = invoking ? build_environment(*invoking, "the sudo call's environment, user " + user, table)
+				 : build_environment(process, "process (reset by sudo)", table);
 	e.sudo_user = user;
 	e.sudo_environ_read = invoking != nullptr;
 	if (invoking)
@@ -79,18 +79,24 @@ std::optional<SudoContext> detect_sudo()
 	return ctx;
 }
 
-Environment collect_environment(const std::optional<std::string> &file, const std::optional<SudoContext> &sudo)
+Environment collect_environment(const std::optional<std::string> &file, const std::optional<SudoContext> &sudo,
+				const std::shared_ptr<const core::VarTable> &table)
 {
+	const core::VarTable empty;
+	const core::VarTable &t = table ? *table : empty;
 	if (file) {
 		std::string abs = io::absolute_path(*file);
 		io::RootFs host("/");
-		auto t = host.read_text(abs, {.max_bytes = 1 << 20, .allow_empty = true});
+		auto text = host.read_text(abs, {.max_bytes = 1 << 20, .allow_empty = true});
 		Environment e;
-		if (!t) {
+		if (!text) {
 			e.source = *file;
-			e.unreadable.push_back({"environment", *file, t.error().reason()});
+			e.table = table ? table : std::make_shared<const core::VarTable>();
+			e.unreadable.push_back({"environment", *file, text.error().reason()});
 		} else {
-			e = build_environment(core::parse_env_file(*t, is_relevant_env), *file);
+			e = build_environment(
+				core::parse_env_file(*text, [&](std::string_view n) { return is_relevant_env(n, t); }),
+				*file, table);
 		}
 		if (sudo)
 			e.sudo_user = sudo->user; // access is judged for the user; the file is the environment
@@ -100,11 +106,11 @@ Environment collect_environment(const std::optional<std::string> &file, const st
 	if (sudo) {
 		if (sudo->invoking_environ) {
 			const core::Environment invoking = core::parse_environ(*sudo->invoking_environ);
-			return build_sudo_environment(sudo->user, &invoking, process);
+			return build_sudo_environment(sudo->user, &invoking, process, table);
 		}
-		return build_sudo_environment(sudo->user, nullptr, process);
+		return build_sudo_environment(sudo->user, nullptr, process, table);
 	}
-	return build_environment(process, "process");
+	return build_environment(process, "process", table);
 }
 
 } // namespace detail

@@ -315,42 +315,24 @@ std::vector<Param> build_params(const core::KernelCmdline &cmdline, const std::v
 	return out;
 }
 
-bool is_relevant_env(std::string_view n)
+bool is_relevant_env(std::string_view n, const core::VarTable &table)
 {
-	static const std::vector<std::string_view> names{"HSA_OVERRIDE_GFX_VERSION",
-							 "HIP_VISIBLE_DEVICES",
-							 "ROCR_VISIBLE_DEVICES",
-							 "CUDA_VISIBLE_DEVICES",
-							 "GPU_DEVICE_ORDINAL",
-							 "PYTORCH_HIP_ALLOC_CONF",
-							 "PYTORCH_CUDA_ALLOC_CONF",
-							 "PYTORCH_ALLOC_CONF",
-							 "PYTORCH_NO_HIP_MEMORY_CACHING",
-							 "PYTORCH_NO_CUDA_MEMORY_CACHING",
-							 "HIP_LAUNCH_BLOCKING",
-							 "CUDA_LAUNCH_BLOCKING",
-							 "AMD_SERIALIZE_KERNEL",
-							 "AMD_SERIALIZE_COPY",
-							 "HSA_XNACK",
-							 "HSA_ENABLE_SDMA",
-							 "AMD_LOG_LEVEL",
-							 "HIP_PLATFORM",
-							 "ROCM_PATH"};
-	if (std::find(names.begin(), names.end(), n) != names.end())
-		return true;
-	// Variables users copy that do nothing here, and misspellings of real
-	// names: kept so that the checks can name them.
-	return core::hsa_override_node(n).has_value() || core::copied_var(n) || core::near_miss(n).has_value() ||
-	       core::invalid_override_node(n).has_value();
+	// Every name of the table (those that do nothing on ROCm too: the checks
+	// name them), every name with a ROCm/PyTorch/application prefix (listed as
+	// unknown when the table lacks it), and misspellings of table names.
+	return core::find_var(table, n) || core::looks_relevant(n) || core::hsa_override_node(n).has_value() ||
+	       core::near_miss(n, table).has_value() || core::invalid_override_node(n, table).has_value();
 }
 
-Environment build_environment(const core::Environment &env, std::string source)
+Environment build_environment(const core::Environment &env, std::string source,
+			      std::shared_ptr<const core::VarTable> table)
 {
 	Environment e;
 	e.source = std::move(source);
+	e.table = table ? std::move(table) : std::make_shared<const core::VarTable>();
 	// One pass (an env file may hold many lines): the value getenv would see.
 	for (const auto &v : env.vars) {
-		if (!is_relevant_env(v.name))
+		if (!is_relevant_env(v.name, *e.table))
 			continue;
 		if (!env.last_wins)
 			e.vars.emplace(v.name, v.value); // environ: the first one

@@ -46,14 +46,20 @@ std::vector<Param> build_params(const core::KernelCmdline &cmdline, const std::v
 const std::vector<std::pair<std::string, std::string>> &reported_params();
 
 // The environment section: the relevant variables, the override variables
-// parsed (not judged), *_VISIBLE_DEVICES parsed.
-Environment build_environment(const core::Environment &env, std::string source);
-bool is_relevant_env(std::string_view name);
+// parsed (not judged), *_VISIBLE_DEVICES parsed.  Relevant: a name the
+// variables table has (core::find_var), one that looks relevant by its prefix
+// (core::looks_relevant), a per-node override or a near miss of a table name.
+// `table` (the variables of the knowledge base) is kept in the result for the
+// checks; nullptr: an empty table (only prefixes and override names).
+Environment build_environment(const core::Environment &env, std::string source,
+			      std::shared_ptr<const core::VarTable> table = nullptr);
+bool is_relevant_env(std::string_view name, const core::VarTable &table);
 // Under sudo: the environment of the sudo call (`invoking`; nullptr when it
 // could not be read, then this process's `process` is audited), with
 // sudo_user set and sudo_dropped = the relevant variables set there that
 // `process` lacks or has with another value.
 Environment build_sudo_environment(const std::string &user, const core::Environment *invoking,
-				   const core::Environment &process);
+				   const core::Environment &process,
+				   std::shared_ptr<const core::VarTable> table = nullptr);
 
 } // namespace rdnafix::machine

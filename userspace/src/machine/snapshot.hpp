@@ -8,12 +8,14 @@
 #include "machine/hwfacts.hpp"
 #include "machine/unreadable.hpp"
 
+#include "core/env_vars.hpp"
 #include "core/gpudb.hpp"
 #include "core/parse_kernel_log.hpp"
 #include "core/types.hpp"
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -214,6 +216,9 @@ struct Environment {
 	std::string sudo_user;
 	bool sudo_environ_read = false;
 	std::vector<std::string> sudo_dropped;
+	// The variables table (knowledge base) the variables were chosen with;
+	// status judges them with it.  Never null once collected.
+	std::shared_ptr<const core::VarTable> table;
 };
 
 // Which reader filled the snapshot.

@@ -187,7 +187,8 @@ std::vector<StackChange> diff_stacks(const Stack &before, const Stack &after)
 }
 
 // The variables that change what a validation run does, and so make another
-// stack (core/env_vars.cpp, known_vars(), names the upstream code that reads each):
+// stack (the variables table, userspace/data/knowledge/variables.toml, names the upstream code
+// that reads each):
 //   HSA_OVERRIDE_GFX_VERSION(_<N>)  the ISA the runtime reports: which code
 //                                   objects load, and whether they fault
 //   HIP_VISIBLE_DEVICES, ROCR_VISIBLE_DEVICES, CUDA_VISIBLE_DEVICES,

@@ -136,6 +136,7 @@ Assessment assess(const Snapshot &snap)
 	for (const auto &o : snap.environment.overrides)
 		a.overrides.push_back(judge_override(o, snap));
 	a.settings = machine::configured_settings(snap);
+	a.variables = judge_variables(snap.environment);
 	return a;
 }
 

@@ -99,8 +99,10 @@ void check_memory(Ctx &c);
 void check_access(Ctx &c);
 void check_overrides(Ctx &c);
 void check_environment(Ctx &c);
-void check_copied_env(Ctx &c); // RDNA-ENV-014..017 (checks_env_copied.cpp), run by check_environment
-void check_igpu_code(Ctx &c);  // RDNA-ENV-018 (checks_env_visible.cpp), run by check_environment
+void check_copied_env(Ctx &c); // RDNA-ENV-015..017 (checks_env_copied.cpp), run by check_environment
+// RDNA-ENV-014, 019..022 from the variables table (checks_env_vars.cpp), run by check_environment
+void check_table_vars(Ctx &c);
+void check_igpu_code(Ctx &c); // RDNA-ENV-018 (checks_env_visible.cpp), run by check_environment
 // The GPUs a ROCm process sees (checks_env_visible.cpp): KFD GPU order, what
 // ROCR_VISIBLE_DEVICES leaves, and HIP's order after HIP/CUDA_VISIBLE_DEVICES.
 struct VisibleGpus {

@@ -113,15 +113,15 @@ void check_environment(Ctx &c)
 	}
 
 	// Slow debug switches.
+	// Slow debug switches: the debug-slow rows of the variables table at a
+	// value that slows runs (AMD_LOG_LEVEL from 3, HIP_LAUNCH_BLOCKING=1 ...).
 	std::vector<std::string> slow;
 	std::vector<Remedy> unset_slow;
-	for (std::string_view n : {"HIP_LAUNCH_BLOCKING", "AMD_SERIALIZE_KERNEL", "AMD_SERIALIZE_COPY",
-				   "PYTORCH_NO_HIP_MEMORY_CACHING", "PYTORCH_NO_CUDA_MEMORY_CACHING"}) {
-		auto it = env.vars.find(std::string(n));
-		if (it != env.vars.end() && !it->second.empty() && it->second != "0") {
-			slow.push_back(fmt::format("{}={}", n, it->second));
-			unset_slow.push_back(UnsetEnv{std::string(n), "slow debug switch (" + slow.back() + ")"});
-		}
+	for (const auto &j : judge_variables(env)) {
+		if (j.verdict != VarVerdict::slow)
+			continue;
+		slow.push_back(fmt::format("{}={}", j.name, j.value));
+		unset_slow.push_back(UnsetEnv{j.name, "slow debug switch (" + slow.back() + ")"});
 	}
 	if (!slow.empty()) {
 		std::string list, names;
@@ -130,8 +130,8 @@ void check_environment(Ctx &c)
 			names += " " + v.substr(0, v.find('='));
 		}
 		c.add("RDNA-ENV-008", "environment", "debug switches set: " + list,
-		      "they serialise every kernel launch/copy or disable the caching allocator (about 5x slower); "
-		      "useful for one debugging run, harmful when left in a profile",
+		      "they serialise every kernel launch/copy, disable the caching allocator (about 5x slower) or "
+		      "log every API call; useful for one debugging run, harmful when left in a profile",
 		      "unset" + names, unset_slow);
 	}
 	if (auto it = env.vars.find("HSA_XNACK"); it != env.vars.end() && it->second == "1") {

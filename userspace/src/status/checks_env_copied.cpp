@@ -1,5 +1,4 @@
-// Checks: variables users copy that do nothing on ROCm (RDNA-ENV-014),
-// misspelt names and per-node overrides with an index no node has
+// Checks: misspelt names and per-node overrides with an index no node has
 // (RDNA-ENV-015), allocator configurations PyTorch rejects
 // (RDNA-ENV-016) and the sudo context (RDNA-ENV-017).
 #include "checks.hpp"
@@ -17,31 +16,13 @@ namespace detail {
 
 namespace {
 
-void copied(Ctx &c)
-{
-	for (const auto &[name, value] : c.s.environment.vars) {
-		const core::CopiedVar *cv = core::copied_var(name);
-		if (!cv)
-			continue;
-		const bool build = cv->kind == core::CopiedKind::build_only;
-		std::string fix =
-			build ? fmt::format("keep {} only where you build code", name) : fmt::format("unset {}", name);
-		if (!cv->instead.empty())
-			fix += fmt::format("; on ROCm: {}", cv->instead);
-		c.add("RDNA-ENV-014", name,
-		      fmt::format("{}={} has no effect here ({})", name, value, core::to_string(cv->kind)),
-		      fmt::format("{} ({})", cv->effect, cv->source), fix,
-		      build ? std::vector<Remedy>{NoChange{}}
-			    : std::vector<Remedy>{UnsetEnv{
-				      name, fmt::format("no effect on ROCm ({})", core::to_string(cv->kind))}});
-	}
-}
-
 void misspelt(Ctx &c)
 {
 	const auto &vars = c.s.environment.vars;
+	static const core::VarTable none;
+	const core::VarTable &table = c.s.environment.table ? *c.s.environment.table : none;
 	for (const auto &[name, value] : vars) {
-		if (auto why = core::invalid_override_node(name)) {
+		if (auto why = core::invalid_override_node(name, table)) {
 			c.add("RDNA-ENV-015", name, fmt::format("{} is not a variable ROCm reads: {}", name, *why),
 			      "the runtime reads HSA_OVERRIDE_GFX_VERSION_<N> only under the name snprintf(\"%d\") "
 			      "makes of a node id (ROCm/ROCR-Runtime c7785a6d libhsakmt/src/topology.c), so this "
@@ -56,10 +37,10 @@ void misspelt(Ctx &c)
 			      {UnsetEnv{name, "no node has this id: the runtime never reads it"}});
 			continue;
 		}
-		auto real = core::near_miss(name);
+		auto real = core::near_miss(name, table);
 		if (!real)
 			continue;
-		const core::KnownVar *k = core::known_var(*real);
+		const core::VarEntry *k = core::find_var(table, *real);
 		std::vector<Remedy> remedies{UnsetEnv{name, fmt::format("misspelling of {}", *real)}};
 		std::string fix = fmt::format("unset {}", name);
 		// Move the value to the real name, except an override (judged by
@@ -78,7 +59,7 @@ void misspelt(Ctx &c)
 		      fmt::format("{} is not a variable ROCm or PyTorch reads; did you mean {}?", name, *real),
 		      fmt::format("environment names are exact and case-sensitive: {} is read by {}, so this one is "
 				  "ignored",
-				  *real, k ? k->source : "ROCm"),
+				  *real, k && !k->sources.empty() ? k->sources.front() : std::string("ROCm")),
 		      fix, remedies);
 	}
 }
@@ -148,11 +129,49 @@ void sudo(Ctx &c)
 
 } // namespace
 
+namespace {
+
+// "max_split_size_mb=512" (guides write '=' for ':'): each comma-separated
+// option KEY=VALUE whose KEY PyTorch knows and that has no ':' becomes
+// KEY:VALUE, with a problem naming the repair.
+std::string repair_equals(std::string_view value, std::vector<std::string> *problems)
+{
+	std::string out;
+	std::size_t at = 0;
+	while (at <= value.size()) {
+		std::size_t comma = value.find(',', at);
+		if (comma == std::string_view::npos)
+			comma = value.size();
+		std::string opt(value.substr(at, comma - at));
+		const std::size_t eq = opt.find('=');
+		if (eq != std::string::npos && opt.find(':') == std::string::npos &&
+		    opt.find('[') == std::string::npos) {
+			std::string key = opt.substr(0, eq);
+			key.erase(0, key.find_first_not_of(" \t"));
+			key.erase(key.find_last_not_of(" \t") + 1);
+			if (core::alloc_conf_key(key)) {
+				const std::string fixed = key + ":" + opt.substr(eq + 1);
+				problems->push_back(
+					fmt::format("'{}': PyTorch separates key and value with ':' ({})", opt, fixed));
+				opt = fixed;
+			}
+		}
+		out += (at == 0 ? "" : ",") + opt;
+		at = comma + 1;
+	}
+	return out;
+}
+
+} // namespace
+
 AllocConfCheck check_alloc_conf(std::string_view value)
 {
 	AllocConfCheck r;
-	const core::AllocConf conf = core::parse_alloc_conf(value);
-	r.problems = conf.problems;
+	std::vector<std::string> equals;
+	const std::string repaired = repair_equals(value, &equals);
+	const core::AllocConf conf = core::parse_alloc_conf(repaired);
+	r.problems = equals;
+	r.problems.insert(r.problems.end(), conf.problems.begin(), conf.problems.end());
 	for (const auto &o : conf.options) {
 		const core::AllocKey *k = core::alloc_conf_key(o.key);
 		if (!k) {
@@ -185,7 +204,7 @@ AllocConfCheck check_alloc_conf(std::string_view value)
 
 void check_copied_env(Ctx &c)
 {
-	copied(c);
+	check_table_vars(c);
 	misspelt(c);
 	alloc_conf(c);
 	sudo(c);

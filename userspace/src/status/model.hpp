@@ -103,12 +103,35 @@ struct OverrideJudgement {
 // node N, which takes precedence over the plain form) and the verdict for each.
 std::vector<OverrideJudgement> judge_override(const OverrideVar &o, const Snapshot &snap);
 
+// One set variable judged with the variables table (judge_vars.cpp).
+enum class VarVerdict {
+	in_effect,       // a program reads it and the value is one it acts on
+	slow,            // a debug switch at a value that slows every run
+	value_ignored,   // a program reads it, but not this value (accepts)
+	value_rejected,  // its reader stops on this value (a PyTorch allocator configuration: RDNA-ENV-016)
+	no_effect,       // read by CUDA or another framework only
+	build_time_only, // read when code is compiled
+	not_real,        // no program reads it (made up)
+	deprecated,      // old releases only, or replaced
+	unverified,      // the table has it, no reader was found for its claim
+	misspelt,        // not read under this spelling (a near miss, a node id no GPU has)
+	unknown,         // looks relevant (its prefix) but the table lacks it
+};
+struct VarJudgement {
+	std::string name, value;
+	const core::VarEntry *entry = nullptr; // the row (in snap.environment.table); nullptr: none
+	VarVerdict verdict = VarVerdict::unknown;
+	std::string near; // misspelt: the name meant ("" when it names no table row)
+};
+std::vector<VarJudgement> judge_variables(const machine::Environment &env);
+
 // Every verdict, index-aligned with the snapshot's vectors.
 struct Assessment {
 	std::vector<rules::DeviceNoretry> noretry;             // per snap.devices
 	std::vector<NodeAccess> nodes;                         // per snap.access.nodes
 	std::vector<std::vector<OverrideJudgement>> overrides; // per snap.environment.overrides
 	std::vector<machine::Setting> settings;                // machine::configured_settings(snap)
+	std::vector<VarJudgement> variables;                   // per snap.environment.vars, in name order
 	// The code-object coverage scan (run_status fills it unless --no-coverage;
 	// assess() leaves it empty: it reads files).
 	std::optional<coverage::Report> coverage;

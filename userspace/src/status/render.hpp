@@ -54,6 +54,8 @@ std::vector<std::string> coverage_lines(const Assessment &a);
 
 // `rdnactl env`: shell lines.
 std::string render_env(const std::vector<Export> &exports, Shell shell);
+// The word of a variable's verdict ("in effect", "slow debug switch", "unknown" ...).
+std::string_view verdict_word(VarVerdict v);
 // Under sudo: comment lines (valid sh and fish) saying whose environment the
 // exports are for and which variables sudo dropped; "" otherwise.
 std::string render_env_sudo_note(const machine::Environment &env);

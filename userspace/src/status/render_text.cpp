@@ -334,6 +334,39 @@ void Text::access()
 	unreadable(acc.unreadable);
 }
 
+} // namespace
+
+std::string_view verdict_word(VarVerdict v)
+{
+	switch (v) {
+	case VarVerdict::in_effect:
+		return "in effect";
+	case VarVerdict::slow:
+		return "slow debug switch";
+	case VarVerdict::value_ignored:
+		return "value ignored";
+	case VarVerdict::value_rejected:
+		return "value rejected";
+	case VarVerdict::no_effect:
+		return "no effect on ROCm";
+	case VarVerdict::build_time_only:
+		return "build time only";
+	case VarVerdict::not_real:
+		return "not a real variable";
+	case VarVerdict::deprecated:
+		return "deprecated";
+	case VarVerdict::unverified:
+		return "effect not verified";
+	case VarVerdict::misspelt:
+		return "misspelt: not read";
+	case VarVerdict::unknown:
+		return "unknown";
+	}
+	return "";
+}
+
+namespace {
+
 void Text::environment()
 {
 	const auto &e = s_.environment;
@@ -341,8 +374,13 @@ void Text::environment()
 	head("Environment", " (" + e.source + ")");
 	if (e.vars.empty())
 		line("  no relevant variables set");
-	for (const auto &[k, v] : e.vars)
-		line(fmt::format("  {}={}", k, v));
+	// Each variable with its verdict from the variables table.
+	for (const auto &j : a_.variables) {
+		std::string word(verdict_word(j.verdict));
+		if (!j.near.empty())
+			word += ", meant " + j.near;
+		line(fmt::format("  {}={}  [{}]", j.name, j.value, word));
+	}
 	for (size_t i = 0; i < e.overrides.size(); ++i) {
 		const OverrideVar &ov = e.overrides[i];
 		if (!ov.target)
