@@ -113,6 +113,7 @@ Snapshot collect(const CollectOptions &o)
 	}
 	detail::collect_access(fs, s.access, s.devices, user);
 	s.environment = detail::collect_environment(o.env_file, sudo);
+	detail::collect_platform(fs, s);
 	return s;
 }
 

@@ -5,6 +5,7 @@
 // Closed sets are enums; each has one spelling function, to_string(), that
 // only renderers call.  No I/O here.
 #include "machine/boot.hpp"
+#include "machine/platform.hpp"
 #include "machine/unreadable.hpp"
 
 #include "core/gpudb.hpp"
@@ -176,8 +177,8 @@ struct Access {
 	std::vector<std::string> configured_groups; // groups etc/group gives the user
 	std::vector<std::string> relogin_groups;    // in configured but not in session
 	std::vector<DevNode> nodes;                 // /dev/kfd first, then render nodes
-	bool container = false;                     // evidence of a container
-	std::string container_evidence;
+	Container container;                        // machine/platform.hpp
+	UserNamespace userns;                       // this process's (live) or the tree's proc/self
 	std::vector<Unreadable> unreadable;
 };
 
@@ -204,6 +205,10 @@ struct Environment {
 	// Where software is found (PATH, VIRTUAL_ENV, CONDA_PREFIX, HOME,
 	// ROCM_PATH): read by the coverage scan, not shown by status.
 	std::map<std::string, std::string> locate;
+	// What shows the platform (WSL_DISTRO_NAME, WSL_INTEROP, SNAP, SNAP_NAME,
+	// FLATPAK_ID, container, TOOLBOX_PATH, DISTROBOX_ENTER_PATH): read by the
+	// platform reader, not shown by status.
+	std::map<std::string, std::string> platform;
 	std::vector<Unreadable> unreadable;
 	// Run under sudo (live, root, SUDO_USER set, no --user): the user judged,
 	// whether the environment of the sudo call was read (then it is the one
@@ -241,6 +246,7 @@ struct Snapshot {
 	Environment environment;
 	BootConfig boot;               // what the next boot will do, and what may stop rdnafix loading
 	KernelLog kernel_log;          // amdgpu faults, timeouts, resets of the current boot
+	Wsl wsl;                       // WSL1/WSL2 facts (machine/platform.hpp)
 	bool nothing_readable = false; // the root is unusable: exit 2
 	std::string nothing_readable_reason;
 };

@@ -148,6 +148,7 @@ std::vector<Finding> evaluate(const Snapshot &snap, const Assessment &a)
 	detail::check_config(c);
 	detail::check_builds(c);
 	detail::check_security(c);
+	detail::check_platform(c);
 	detail::check_unreadable(c);
 	std::stable_sort(c.out.begin(), c.out.end(),
 			 [](const Finding &a, const Finding &b) { return int(a.severity) > int(b.severity); });

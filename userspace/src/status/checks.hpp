@@ -124,5 +124,8 @@ void check_config(Ctx &c);   // RDNA-CFG-001..003 (checks_config.cpp)
 void check_security(Ctx &c); // RDNA-CFG-004..006 (checks_security.cpp)
 void check_builds(Ctx &c);   // RDNA-MOD-007 (checks_builds.cpp), after check_config
 void check_coverage(Ctx &c); // RDNA-COV-001..005 (checks_coverage.cpp)
+// RDNA-WSL-001..007, RDNA-ACC-006..008 (checks_platform.cpp); on WSL it drops the
+// module and boot-configuration findings, so it runs after them.
+void check_platform(Ctx &c);
 
 } // namespace rdnafix::status::detail

@@ -32,6 +32,7 @@ using core::NoChange;
 using core::Remedy;
 using core::RemedyKind;
 using core::SetEnv;
+using core::ContainerOption;
 using core::UnsetEnv;
 
 // The machine records the checks read.
