@@ -126,7 +126,7 @@ TEST_CASE("ROCm on WSL2: runtime library, HSA_ENABLE_DXG_DETECTION, shadowing, l
 	CHECK(has(j, "RDNA-WSL-005"));
 	auto env = run_rdnactl(
 		{"env", "--root", root.string(), "--user", "alice", "--env", (root.parent_path() / "env").string()});
-	CHECK_THAT(env.out, ContainsSubstring("HSA_ENABLE_DXG_DETECTION=1"));
+	CHECK_THAT(env.out, ContainsSubstring("export HSA_ENABLE_DXG_DETECTION="));
 	CHECK_FALSE(has(status(root, "alice", kWslEnv + "HSA_ENABLE_DXG_DETECTION=1\n"), "RDNA-WSL-005"));
 	write(root / "opt/rocm/.info/version", "7.13.0\n");
 	CHECK_FALSE(has(status(root, "alice", kWslEnv), "RDNA-WSL-005"));

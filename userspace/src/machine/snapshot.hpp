@@ -206,7 +206,8 @@ struct Environment {
 	// ROCM_PATH): read by the coverage scan, not shown by status.
 	std::map<std::string, std::string> locate;
 	// What shows the platform (WSL_DISTRO_NAME, WSL_INTEROP, SNAP, SNAP_NAME,
-	// FLATPAK_ID, container, TOOLBOX_PATH, DISTROBOX_ENTER_PATH): read by the
+	// FLATPAK_ID, container, TOOLBOX_PATH, DISTROBOX_ENTER_PATH,
+	// HSA_ENABLE_DXG_DETECTION): read by the
 	// platform reader, not shown by status.
 	std::map<std::string, std::string> platform;
 	std::vector<Unreadable> unreadable;

@@ -90,7 +90,7 @@ void check_wsl(Ctx &c)
 		      "module is NOT loaded' and lists no GPU agent",
 		      "ROCm 7.2.1 and later: install librocdxg (the .deb of github.com/ROCm/librocdxg releases); ROCm "
 		      "6.1.3 to 7.2.0: amdgpu-install -y --usecase=wsl,rocm --no-dkms");
-	const auto &vars = c.s.environment.vars;
+	const auto &vars = c.s.environment.platform; // also read where the variable table does not list it
 	auto dxg_var = vars.find("HSA_ENABLE_DXG_DETECTION");
 	const int ver = major_minor(w.rocm_version);
 	if (!w.rocdxg.empty() && (dxg_var == vars.end() || dxg_var->second != "1") && (ver == 0 || ver < 713))

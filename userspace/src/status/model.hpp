@@ -23,6 +23,7 @@ namespace rdnafix::status {
 
 // The typed remedies a finding carries (core/remedy.hpp; explain uses them too).
 using core::BiosSetting;
+using core::ContainerOption;
 using core::InstallPackage;
 using core::JoinGroup;
 using core::KernelParam;
@@ -32,7 +33,6 @@ using core::NoChange;
 using core::Remedy;
 using core::RemedyKind;
 using core::SetEnv;
-using core::ContainerOption;
 using core::UnsetEnv;
 
 // The machine records the checks read.
