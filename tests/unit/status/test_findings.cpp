@@ -312,8 +312,8 @@ TEST_CASE("access", "[findings][access]")
 	SECTION("container without /dev/kfd")
 	{
 		s.access.nodes[0].exists = false;
-		s.access.container = true;
-		s.access.container_evidence = "/.dockerenv";
+		s.access.container.kind = rdnafix::machine::ContainerKind::docker;
+		s.access.container.evidence.push_back({"/.dockerenv", ""});
 		auto x = find(evaluate(s), "RDNA-ACC-001");
 		REQUIRE(x.has_value());
 		CHECK_THAT(x->fix, ContainsSubstring("--device=/dev/kfd"));

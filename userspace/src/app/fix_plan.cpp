@@ -71,6 +71,9 @@ FixPlan plan_fix(const std::vector<status::Finding> &findings, const std::string
 										     : core::shell_word(v.user));
 					} else if constexpr (std::is_same_v<T, status::InstallPackage>) {
 						in.text = install_command(v, os_id);
+					} else if constexpr (std::is_same_v<T, status::ContainerOption>) {
+						in.text = fmt::format("create the container again with {} {} ({})",
+								      v.option, core::shell_word(v.value), v.engine);
 					} else if constexpr (std::is_same_v<T, status::BiosSetting>) {
 						in.text = fmt::format("in the firmware setup: {} = {}", v.setting,
 								      v.value);

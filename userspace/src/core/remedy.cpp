@@ -23,7 +23,7 @@ std::string shell_word(std::string_view s)
 RemedyKind kind_of(const Remedy &r)
 {
 	// The alternatives of Remedy in declaration order.
-	static_assert(std::variant_size_v<Remedy> == 8);
+	static_assert(std::variant_size_v<Remedy> == 9);
 	return static_cast<RemedyKind>(r.index());
 }
 
@@ -46,6 +46,8 @@ std::string_view to_string(RemedyKind k)
 		return "install_package";
 	case RemedyKind::bios_setting:
 		return "bios_setting";
+	case RemedyKind::container_option:
+		return "container_option";
 	}
 	return "none";
 }

@@ -53,8 +53,14 @@ struct BiosSetting {
 	std::string setting, value;
 };
 
-using Remedy =
-	std::variant<NoChange, SetEnv, UnsetEnv, ModuleOption, KernelParam, JoinGroup, InstallPackage, BiosSetting>;
+// An option of the command that creates the container ("--group-add",
+// "keep-groups"): takes effect when the container is created again.  engine
+// "podman", "docker" or "distrobox" (whose --additional-flags pass it on).
+struct ContainerOption {
+	std::string engine, option, value;
+};
+using Remedy = std::variant<NoChange, SetEnv, UnsetEnv, ModuleOption, KernelParam, JoinGroup, InstallPackage,
+			    BiosSetting, ContainerOption>;
 
 // The kind of a remedy, for filters and output.
 enum class RemedyKind {
@@ -65,7 +71,8 @@ enum class RemedyKind {
 	kernel_param,
 	join_group,
 	install_package,
-	bios_setting
+	bios_setting,
+	container_option
 };
 RemedyKind kind_of(const Remedy &r);
 std::string_view to_string(RemedyKind k); // "none", "set_env", "unset_env", ...

@@ -116,6 +116,7 @@ Snapshot collect(const CollectOptions &o)
 	s.environment = detail::collect_environment(o.env_file, sudo, o.variables);
 	for (const auto &n : o.variable_notes)
 		s.environment.unreadable.push_back({"variables", n.file, n.what});
+	detail::collect_platform(fs, s);
 	return s;
 }
 

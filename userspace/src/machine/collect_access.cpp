@@ -1,5 +1,5 @@
-// Reader: who is judged (this process or --user), its groups, container
-// evidence and the device nodes /dev/kfd and /dev/dri/renderD*.
+// Reader: who is judged (this process or --user), its groups and the device
+// nodes /dev/kfd and /dev/dri/renderD*.
 #include "machine/collect_internal.hpp"
 
 #include "io/process.hpp"
@@ -87,18 +87,6 @@ void collect_access(io::RootFs &fs, Access &a, const std::vector<Device> &device
 		}
 	}
 
-	// Containers.
-	if (fs.exists(".dockerenv")) {
-		a.container = true;
-		a.container_evidence = "/.dockerenv";
-	} else if (fs.exists("run/.containerenv")) {
-		a.container = true;
-		a.container_evidence = "/run/.containerenv";
-	} else if (auto c = fs.read_value("run/systemd/container")) {
-		a.container = true;
-		a.container_evidence = "/run/systemd/container: " + *c;
-	}
-
 	// A captured tree's device nodes are regular files described by
 	// dev/.devnodes; a manifest with bad lines makes every node it does not
 	// describe unknown (not "a regular file").
@@ -166,9 +154,13 @@ void collect_access(io::RootFs &fs, Access &a, const std::vector<Device> &device
 		}
 		if (n.group.empty() && n.gid)
 			n.group = gname(*n.gid);
-		if (!n.gid && !n.group.empty())
+		if (!n.gid && !n.group.empty()) {
 			if (const auto *g = groups.by_name(n.group))
 				n.gid = g->gid;
+			else if (n.group.find_first_not_of("0123456789") == std::string::npos)
+				if (auto x = core::parse_u64(n.group); x && *x <= 0xffffffffu)
+					n.gid = unsigned(*x); // ls -l shows a gid without a name as the number
+		}
 		// On the live machine the kernel has the last word (ACLs from logind's
 		// uaccess, capabilities): ask it for the running process.
 		if (fs.is_live() && a.subject == AccessSubject::process) {

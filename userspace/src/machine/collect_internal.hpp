@@ -65,6 +65,10 @@ std::vector<KfdNodeInfo> collect_kfd(io::RootFs &fs, std::vector<Unreadable> &u)
 void collect_access(io::RootFs &fs, Access &a, const std::vector<Device> &devices,
 		    const std::optional<std::string> &user);
 
+// collect_platform.cpp: the container, the user namespace and WSL (after
+// the driver and the environment are read).
+void collect_platform(io::RootFs &fs, Snapshot &s);
+
 // collect_env.cpp: run under sudo?  Only when this process is root and
 // SUDO_USER names another user; `invoking_environ` is /proc/<pid>/environ of
 // the topmost sudo process above this one (the environment sudo was called

@@ -344,6 +344,10 @@ Environment build_environment(const core::Environment &env, std::string source,
 	for (const char *name : {"PATH", "VIRTUAL_ENV", "CONDA_PREFIX", "HOME", "ROCM_PATH", "LD_LIBRARY_PATH"})
 		if (auto val = env.get(name))
 			e.locate[name] = *val;
+	for (const char *name : {"WSL_DISTRO_NAME", "WSL_INTEROP", "SNAP", "SNAP_NAME", "FLATPAK_ID", "container",
+				 "TOOLBOX_PATH", "DISTROBOX_ENTER_PATH", "HSA_ENABLE_DXG_DETECTION"})
+		if (auto val = env.get(name))
+			e.platform[name] = *val;
 	for (const auto &p : env.problems)
 		e.unreadable.push_back({"environment", e.source, "unreadable: " + p});
 

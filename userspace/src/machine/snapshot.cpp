@@ -239,3 +239,47 @@ std::string_view to_string(KernelLogSource s)
 }
 
 } // namespace rdnafix::machine
+
+namespace rdnafix::machine {
+
+std::string_view to_string(ContainerKind k)
+{
+	switch (k) {
+	case ContainerKind::none:
+		return "";
+	case ContainerKind::docker:
+		return "docker";
+	case ContainerKind::podman:
+		return "podman";
+	case ContainerKind::distrobox:
+		return "distrobox";
+	case ContainerKind::toolbox:
+		return "toolbox";
+	case ContainerKind::flatpak:
+		return "flatpak";
+	case ContainerKind::snap:
+		return "snap";
+	case ContainerKind::lxc:
+		return "lxc";
+	case ContainerKind::systemd_nspawn:
+		return "systemd-nspawn";
+	case ContainerKind::other:
+		return "other";
+	}
+	return "";
+}
+
+std::string_view to_string(WslKind k)
+{
+	switch (k) {
+	case WslKind::none:
+		return "";
+	case WslKind::wsl1:
+		return "wsl1";
+	case WslKind::wsl2:
+		return "wsl2";
+	}
+	return "";
+}
+
+} // namespace rdnafix::machine

@@ -6,6 +6,7 @@
 // only renderers call.  No I/O here.
 #include "machine/boot.hpp"
 #include "machine/hwfacts.hpp"
+#include "machine/platform.hpp"
 #include "machine/unreadable.hpp"
 
 #include "core/env_vars.hpp"
@@ -180,8 +181,8 @@ struct Access {
 	std::vector<std::string> configured_groups; // groups etc/group gives the user
 	std::vector<std::string> relogin_groups;    // in configured but not in session
 	std::vector<DevNode> nodes;                 // /dev/kfd first, then render nodes
-	bool container = false;                     // evidence of a container
-	std::string container_evidence;
+	Container container;                        // machine/platform.hpp
+	UserNamespace userns;                       // this process's (live) or the tree's proc/self
 	std::vector<Unreadable> unreadable;
 };
 
@@ -209,6 +210,11 @@ struct Environment {
 	// ROCM_PATH, LD_LIBRARY_PATH): read by the software picture (coverage
 	// scan, library-load check), not shown by status.
 	std::map<std::string, std::string> locate;
+	// What shows the platform (WSL_DISTRO_NAME, WSL_INTEROP, SNAP, SNAP_NAME,
+	// FLATPAK_ID, container, TOOLBOX_PATH, DISTROBOX_ENTER_PATH,
+	// HSA_ENABLE_DXG_DETECTION): read by the
+	// platform reader, not shown by status.
+	std::map<std::string, std::string> platform;
 	std::vector<Unreadable> unreadable;
 	// Run under sudo (live, root, SUDO_USER set, no --user): the user judged,
 	// whether the environment of the sudo call was read (then it is the one
@@ -250,6 +256,7 @@ struct Snapshot {
 	BootConfig boot;               // what the next boot will do, and what may stop rdnafix loading
 	KernelLog kernel_log;          // amdgpu faults, timeouts, resets of the current boot
 	HwFacts hw;                    // IOMMU, kernel configuration (hwfacts.hpp)
+	Wsl wsl;                       // WSL1/WSL2 facts (machine/platform.hpp)
 	bool nothing_readable = false; // the root is unusable: exit 2
 	std::string nothing_readable_reason;
 };

@@ -197,10 +197,61 @@ void to_json(ordered_json &j, const Access &a)
 	     {"session_groups", a.session_groups},
 	     {"configured_groups", a.configured_groups},
 	     {"relogin_groups", a.relogin_groups},
-	     {"container", a.container},
-	     {"container_evidence", json_str_or_null(a.container_evidence)},
+	     {"container", a.container.detected()},
+	     {"container_evidence",
+	      a.container.evidence.empty() ? ordered_json(nullptr) : ordered_json(a.container.evidence[0].source)},
 	     {"nodes", a.nodes},
 	     {"unreadable", a.unreadable}};
+	if (a.container.detected())
+		j["container_facts"] = a.container;
+	if (a.userns.read && !a.userns.initial())
+		j["userns"] = a.userns;
+}
+
+void to_json(ordered_json &j, const Container &c)
+{
+	ordered_json ev = ordered_json::array();
+	for (const auto &m : c.evidence)
+		ev.push_back({{"source", m.source}, {"value", m.value}});
+	j = {{"kind", std::string(to_string(c.kind))}, {"evidence", ev},
+	     {"rootless", json_opt(c.rootless)},       {"engine", json_str_or_null(c.engine)},
+	     {"name", json_str_or_null(c.name)},       {"image", json_str_or_null(c.image)}};
+}
+
+void to_json(ordered_json &j, const UserNamespace &n)
+{
+	auto map = [](const std::vector<IdMapRange> &v) {
+		ordered_json a = ordered_json::array();
+		for (const auto &r : v)
+			a.push_back({r.inside, r.outside, r.count});
+		return a;
+	};
+	j = {{"uid_map", map(n.uid_map)},
+	     {"gid_map", map(n.gid_map)},
+	     {"overflow_uid", json_opt(n.overflow_uid)},
+	     {"overflow_gid", json_opt(n.overflow_gid)}};
+}
+
+void to_json(ordered_json &j, const Wsl &w)
+{
+	j = {{"kind", std::string(to_string(w.kind))},
+	     {"evidence", w.evidence},
+	     {"dxg", w.dxg_exists ? ordered_json{{"type", w.dxg_type ? std::string(1, w.dxg_type) : std::string("?")},
+						 {"major", json_opt(w.dxg_major)},
+						 {"minor", json_opt(w.dxg_minor)},
+						 {"mode", w.dxg_mode ? ordered_json(fmt::format("{:04o}", *w.dxg_mode))
+								     : ordered_json(nullptr)},
+						 {"owner", json_str_or_null(w.dxg_owner)},
+						 {"group", json_str_or_null(w.dxg_group)}}
+				  : ordered_json(nullptr)},
+	     {"interop", w.interop},
+	     {"wsl_libs", w.wsl_libs},
+	     {"env", w.env},
+	     {"rocdxg", w.rocdxg},
+	     {"rocr4wsl", json_str_or_null(w.rocr4wsl)},
+	     {"hsa_runtimes", w.hsa_runtimes},
+	     {"rocm_version", json_str_or_null(w.rocm_version)},
+	     {"unreadable", w.unreadable}};
 }
 
 void to_json(ordered_json &x, const OverrideVar &o)

@@ -131,8 +131,23 @@ Assessment assess(const Snapshot &snap)
 		a.noretry.push_back(d.is_amd ? rules::device_noretry(machine::noretry_facts(snap, d))
 					     : rules::DeviceNoretry{});
 	const Subject who = subject_of(snap.access);
-	for (const auto &n : snap.access.nodes)
-		a.nodes.push_back(judge_node(n, who));
+	for (const auto &n : snap.access.nodes) {
+		NodeAccess v = judge_node(n, who);
+		// In a user namespace the overflow gid stands for every unmapped host
+		// group: membership of it in the container's etc/group grants nothing.
+		const auto &acc = snap.access;
+		const unsigned overflow = acc.userns.overflow_gid.value_or(65534);
+		if (acc.subject == machine::AccessSubject::user && v.can_open && !n.kernel_allows_rw && n.gid &&
+		    *n.gid == overflow && n.mode && (*n.mode & 6u) != 6u && !(who.uid && n.uid && *who.uid == *n.uid) &&
+		    !(who.uid && *who.uid == 0) &&
+		    (acc.container.detected() || (acc.userns.read && !acc.userns.initial()))) {
+			v.can_open = false;
+			v.verdict = fmt::format("owned by {}:{} mode {:04o}, the overflow gid: membership of '{}' "
+						"grants nothing",
+						n.owner.empty() ? "?" : n.owner, n.group, *n.mode, n.group);
+		}
+		a.nodes.push_back(v);
+	}
 	for (const auto &o : snap.environment.overrides)
 		a.overrides.push_back(judge_override(o, snap));
 	a.settings = machine::configured_settings(snap);

@@ -25,6 +25,9 @@ const std::vector<CheckInfo> &catalogue()
 		{"RDNA-ACC-003", Severity::warn, "added to the group but not logged in again"},
 		{"RDNA-ACC-004", Severity::error, "render node missing for an AMD GPU"},
 		{"RDNA-ACC-005", Severity::error, "a GPU device node is not the kernel's character device"},
+		{"RDNA-ACC-006", Severity::info, "running in a container"},
+		{"RDNA-ACC-007", Severity::error, "device node owned by the overflow gid (host group not mapped)"},
+		{"RDNA-ACC-008", Severity::error, "device node's host gid not among the container process's groups"},
 		{"RDNA-CFG-001", Severity::warn, "configured after this boot, pending reboot"},
 		{"RDNA-CFG-002", Severity::error, "initramfs predates the configuration amdgpu loads with"},
 		{"RDNA-CFG-003", Severity::error, "rdnafix configured but not built for the kernel"},
@@ -94,6 +97,13 @@ const std::vector<CheckInfo> &catalogue()
 		{"RDNA-VER-003", Severity::error, "known-bad amdgpu DRM version"},
 		{"RDNA-VER-004", Severity::error, "known-bad ROCm version"},
 		{"RDNA-VER-005", Severity::error, "known-bad PyTorch version"},
+		{"RDNA-WSL-001", Severity::info, "WSL2: the GPU is reached through /dev/dxg"},
+		{"RDNA-WSL-002", Severity::error, "WSL2 without /dev/dxg"},
+		{"RDNA-WSL-003", Severity::error, "WSL1: no GPU"},
+		{"RDNA-WSL-004", Severity::error, "ROCm on WSL2 without its WSL runtime"},
+		{"RDNA-WSL-005", Severity::warn, "librocdxg without HSA_ENABLE_DXG_DETECTION=1"},
+		{"RDNA-WSL-006", Severity::error, "the distribution's libhsa-runtime64 shadows ROCm's on WSL2"},
+		{"RDNA-WSL-007", Severity::warn, "libdxcore.so missing from /usr/lib/wsl/lib"},
 	};
 	return c;
 }

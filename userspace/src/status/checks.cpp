@@ -158,6 +158,7 @@ std::vector<Finding> evaluate(const Snapshot &snap, const Assessment &a)
 	detail::check_security(c);
 	detail::check_hwfacts(c);
 	detail::check_versions(c);
+	detail::check_platform(c);
 	detail::check_unreadable(c);
 	std::stable_sort(c.out.begin(), c.out.end(),
 			 [](const Finding &a, const Finding &b) { return int(a.severity) > int(b.severity); });

@@ -131,5 +131,8 @@ void check_coverage(Ctx &c); // RDNA-COV-001..005 (checks_coverage.cpp)
 void check_hwfacts(Ctx &c);  // RDNA-GPU-004, RDNA-DRV-008..009 (checks_hwfacts.cpp)
 void check_versions(Ctx &c); // RDNA-VER-001..005: known-bad versions (checks_versions.cpp)
 void check_libload(Ctx &c);  // RDNA-LIB-001..003 (checks_libload.cpp)
+// RDNA-WSL-001..007, RDNA-ACC-006..008 (checks_platform.cpp); on WSL it drops the
+// module and boot-configuration findings, so it runs after them.
+void check_platform(Ctx &c);
 
 } // namespace rdnafix::status::detail

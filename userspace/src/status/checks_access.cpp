@@ -56,8 +56,9 @@ void check_access(Ctx &c)
 		bool has_kfd_nodes = std::any_of(amd.begin(), amd.end(), [](const Device *d) { return d->kfd_node; });
 		std::string reason;
 		std::string fix;
-		if (s.access.container) {
-			reason = "running in a container (" + s.access.container_evidence + ") without the device node";
+		if (s.access.container.detected()) {
+			reason = "running in a container (" + s.access.container.evidence[0].source +
+				 ") without the device node";
 			fix = "start the container with --device=/dev/kfd --device=/dev/dri --group-add render "
 			      "--group-add video";
 		} else if (!s.driver.amdgpu_loaded) {

@@ -17,6 +17,8 @@ void check_devices(Ctx &c)
 {
 	auto amd = amd_devices(c.s);
 	if (amd.empty()) {
+		if (c.s.wsl.kind != machine::WslKind::none)
+			return; // WSL has no DRM device: RDNA-WSL-001..003 say what is there
 		for (const char *item : {"drm_devices", "pci_devices", "drm_node", "device_count"})
 			if (const auto *u = unreadable_item(c.s, item)) {
 				add_unknown(c, "", "whether this machine has an AMD GPU", *u);

@@ -25,6 +25,7 @@ namespace rdnafix::status {
 
 // The typed remedies a finding carries (core/remedy.hpp; explain uses them too).
 using core::BiosSetting;
+using core::ContainerOption;
 using core::InstallPackage;
 using core::JoinGroup;
 using core::KernelParam;

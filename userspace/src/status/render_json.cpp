@@ -92,6 +92,8 @@ ordered_json to_json(const Snapshot &s, const Assessment &a, const std::vector<F
 		nodes.push_back(node_json(s.access.nodes[i], a.nodes.at(i)));
 	access["nodes"] = nodes;
 	j["access"] = access;
+	if (s.wsl.kind != machine::WslKind::none)
+		j["wsl"] = s.wsl;
 
 	ordered_json env = s.environment;
 	ordered_json ov = ordered_json::array();

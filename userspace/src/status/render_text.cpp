@@ -314,8 +314,36 @@ void Text::access()
 	if (!acc.relogin_groups.empty())
 		line(fmt::format("  not yet active  {} (in /etc/group, not in this session: log in again)",
 				 join(acc.relogin_groups)));
-	if (acc.container)
-		line(fmt::format("  container       yes ({})", acc.container_evidence));
+	if (acc.container.detected()) {
+		std::string ev;
+		for (const auto &m : acc.container.evidence)
+			ev += (ev.empty() ? "" : ", ") + m.source + (m.value.empty() ? "" : "=" + m.value);
+		line(fmt::format("  container       {}{} ({})", machine::to_string(acc.container.kind),
+				 acc.container.rootless ? (*acc.container.rootless ? ", rootless" : ", rootful") : "",
+				 ev));
+	}
+	if (const auto &w = s_.wsl; w.kind != machine::WslKind::none) {
+		line(fmt::format("  WSL             {} ({})", machine::to_string(w.kind), w.evidence));
+		line(fmt::format("  /dev/dxg        {}",
+				 !w.dxg_exists ? std::string("missing")
+					       : fmt::format("{} {}:{} {} {}:{}", w.dxg_type ? w.dxg_type : '?',
+							     w.dxg_major.value_or(0), w.dxg_minor.value_or(0),
+							     w.dxg_mode ? fmt::format("{:04o}", *w.dxg_mode) : "?",
+							     w.dxg_owner, w.dxg_group)));
+		line(fmt::format("  ROCm on WSL     librocdxg {}; rocr4wsl runtime {}", join(w.rocdxg),
+				 w.rocr4wsl.empty() ? "-" : "installed"));
+	}
+	if (acc.userns.read && !acc.userns.initial()) {
+		auto map = [](const std::vector<machine::IdMapRange> &v) {
+			std::string out;
+			for (const auto &r : v)
+				out += fmt::format("{}{}->{}+{}", out.empty() ? "" : " ", r.inside, r.outside, r.count);
+			return out.empty() ? std::string("(empty)") : out;
+		};
+		line(fmt::format("  user namespace  uid {}; gid {}; unmapped ids show as {}:{}",
+				 map(acc.userns.uid_map), map(acc.userns.gid_map),
+				 acc.userns.overflow_uid.value_or(65534), acc.userns.overflow_gid.value_or(65534)));
+	}
 	for (size_t i = 0; i < acc.nodes.size(); ++i) {
 		const DevNode &n = acc.nodes[i];
 		const NodeAccess &v = a_.nodes[i];
