@@ -6,9 +6,9 @@
 #   core                      core
 #   io                        io core
 #   knowledge                 knowledge core
-#   machine                   machine io core
-#   software                  software machine io core
-#   history                   history software machine io core
+#   machine                   machine knowledge io core
+#   software                  software machine knowledge io core
+#   history                   history software machine knowledge io core
 #   status explain coverage   themselves and the rooms above (core io knowledge
 #   validate config           machine software history)
 #   app                       anything
@@ -42,9 +42,9 @@ allowed = {
     "core": {"core"},
     "io": {"io", "core"},
     "knowledge": {"knowledge", "core"},
-    "machine": {"machine", "io", "core"},
-    "software": {"software", "machine", "io", "core"},
-    "history": {"history", "software", "machine", "io", "core"},
+    "machine": {"machine", "knowledge", "io", "core"},
+    "software": {"software", "machine", "knowledge", "io", "core"},
+    "history": {"history", "software", "machine", "knowledge", "io", "core"},
 }
 for v in verbs:
     allowed[v] = {v, *below}

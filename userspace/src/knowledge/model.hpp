@@ -108,7 +108,7 @@ struct Base {
 	std::vector<Entry> entries; // in id order
 	Tables tables;
 	std::vector<KnownBad> known_bad; // known-bad.toml, in file order (parse_known_bad.cpp)
-	core::VarTable variables; // [[variable]] rows (parse_variables.cpp), in file order
+	core::VarTable variables;        // [[variable]] rows (parse_variables.cpp), in file order
 	const Entry *find(const std::string &id) const;
 };
 
