@@ -93,7 +93,10 @@ void collect_userns(io::RootFs &fs, UserNamespace &n, std::vector<Unreadable> &u
 			out.push_back({r.inside, r.outside, r.count});
 		return true;
 	};
-	n.read = read_map("proc/self/uid_map", n.uid_map) & read_map("proc/self/gid_map", n.gid_map);
+	// Both are read (an unreadable gid_map is reported even when uid_map is unreadable too).
+	const bool uid_read = read_map("proc/self/uid_map", n.uid_map);
+	const bool gid_read = read_map("proc/self/gid_map", n.gid_map);
+	n.read = uid_read && gid_read;
 	if (!n.read) {
 		n.uid_map.clear();
 		n.gid_map.clear();
