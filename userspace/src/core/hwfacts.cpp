@@ -1,6 +1,9 @@
 // Pure parsers and tables for the hardware facts (core/hwfacts.hpp).
 #include "core/hwfacts.hpp"
 
+#include "core/parse.hpp"
+#include "core/text_util.hpp"
+
 #include <algorithm>
 #include <array>
 #include <charconv>
@@ -11,29 +14,9 @@ namespace rdnafix::core {
 
 namespace {
 
-std::string_view trim(std::string_view s)
-{
-	while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\r'))
-		s.remove_prefix(1);
-	while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r'))
-		s.remove_suffix(1);
-	return s;
-}
+using detail::split_lines;
+using detail::split_words;
 
-std::vector<std::string_view> lines_of(std::string_view text)
-{
-	std::vector<std::string_view> out;
-	while (!text.empty()) {
-		const auto nl = text.find('\n');
-		out.push_back(text.substr(0, nl));
-		if (nl == std::string_view::npos)
-			break;
-		text.remove_prefix(nl + 1);
-	}
-	return out;
-}
-
-// The leading "N.N.N" numbers of a version ("6.12.117+deb12-amd64" -> 6,12,117).
 std::vector<unsigned long long> dotted(std::string_view s)
 {
 	std::vector<unsigned long long> parts;
@@ -81,7 +64,7 @@ std::map<std::string, std::string> parse_kernel_config(std::string_view text, co
 	const auto keep = [&](std::string_view k) {
 		return wanted.empty() || std::find(wanted.begin(), wanted.end(), k) != wanted.end();
 	};
-	for (auto line : lines_of(text)) {
+	for (auto line : split_lines(text)) {
 		line = trim(line);
 		if (line.starts_with("# CONFIG_") && line.ends_with(" is not set")) {
 			const auto key = line.substr(2, line.size() - 2 - std::string_view(" is not set").size());
@@ -118,25 +101,18 @@ std::vector<DrmVersionLine> parse_drm_version_file(std::string_view text, std::v
 {
 	std::vector<DrmVersionLine> out;
 	std::size_t n = 0;
-	for (auto line : lines_of(text)) {
+	for (const auto raw : split_lines(text)) {
 		++n;
-		line = trim(line);
+		const std::string_view line = trim(raw);
 		if (line.empty() || line.front() == '#')
 			continue;
-		std::vector<std::string_view> words;
-		while (!line.empty()) {
-			const auto sp = line.find_first_of(" \t");
-			words.push_back(line.substr(0, sp));
-			if (sp == std::string_view::npos)
-				break;
-			line = trim(line.substr(sp));
-		}
+		const auto words = split_words(line);
 		const auto v = words.size() == 3 ? parse_drm_version(words[2]) : std::nullopt;
 		if (!v) {
 			if (problems)
 				problems->push_back(fmt::format(
 					"line {}: expected '<device> <driver> <major.minor.patch>', got '{}'", n,
-					std::string(trim(lines_of(text)[n - 1]))));
+					std::string(line)));
 			continue;
 		}
 		out.push_back({std::string(words[0]), std::string(words[1]), *v});
