@@ -25,7 +25,7 @@ help:
 	@echo "make test-fuzz GCC's ASan/UBSan -Werror guard, then clang libFuzzer: a bounded run of every fuzz target (tests/fuzz)"
 	@echo "make test-e2e  only the booted end-to-end test of rdnactl config/fix and of the .deb install + kernel upgrade (tests/e2e, images cached in /var/cache/rdnafix/e2e)"
 	@echo "make format    clang-format every userspace/tests C++ file (.clang-format)"
-	@echo "make install   install rdnactl (stripped), man page, completion (PREFIX, DESTDIR)"
+	@echo "make install   install rdnactl (stripped), man page, completion under PREFIX=$(PREFIX); kernel hook, udev, systemd units under /etc (DESTDIR)"
 	@echo "make uninstall remove exactly the files 'make install' installed ($(BUILD)/userspace/install_manifest.txt)"
 	@echo "make kmod      build the rdnafix kernel module for KVER=$(KVER)"
 	@echo "make dkms-install  register rdnafix with DKMS (/usr/src/rdnafix-<ver>), build+install for KVER"
@@ -53,8 +53,13 @@ build: deps $(BUILD)/userspace/build.ninja
 configure-tests:
 	cmake -S userspace -B $(BUILD)/userspace -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DRDNAFIX_TESTS=ON $(CMAKE_FLAGS)
 
+# rdnactl's exit code is the recipe's: 0 passes; 1 (warnings/errors) and 2
+# (could not run) fail the target, and make names the code in its last line
+# ("[Makefile:NN: status] Error 1"); GNU make itself exits 2 for any failed
+# recipe.  STATUS_ARGS: more arguments for rdnactl status (e.g. --no-coverage).
+STATUS_ARGS ?=
 status: build
-	@$(RDNACTL) status; rc=$$?; [ $$rc -le 1 ] || exit $$rc
+	@$(RDNACTL) status $(STATUS_ARGS)
 
 # Every stage, ordered and overlapped (downloads beside the compile, the VM
 # boots on one core beside the rest), with a time table at the end:
@@ -112,8 +117,15 @@ test-distro:
 test-deb:
 	bash tests/deb/run.sh
 
+# PREFIX is configured into the build (the hook and the units name
+# $(PREFIX)/bin/rdnactl); the kernel hook, udev and systemd files go to /etc
+# whatever PREFIX is (README.md, "make install").
 install: build
-	DESTDIR=$(DESTDIR) cmake --install $(BUILD)/userspace --prefix $(PREFIX) --strip
+	@if [ "$$(sed -n 's/^CMAKE_INSTALL_PREFIX:PATH=//p' $(BUILD)/userspace/CMakeCache.txt)" != "$(PREFIX)" ]; then \
+		echo "cmake: configuring CMAKE_INSTALL_PREFIX=$(PREFIX)"; \
+		cmake -S userspace -B $(BUILD)/userspace -DCMAKE_INSTALL_PREFIX=$(PREFIX) >/dev/null && \
+		cmake --build $(BUILD)/userspace; fi
+	DESTDIR=$(DESTDIR) cmake --install $(BUILD)/userspace --strip
 
 # Removes the files listed in the manifest of the last `make install` (with the same DESTDIR), nothing else.
 uninstall:

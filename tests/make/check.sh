@@ -1,0 +1,95 @@
+#!/usr/bin/env bash
+# The top-level Makefile's user-facing targets, run for real (README.md,
+# "make status" and "Other make targets"):
+# - `make status` fails with rdnactl's exit code in make's error line when
+#   rdnactl status has warnings (1) or cannot run (2), and passes when it has
+#   nothing to warn about (0): fixture machines through STATUS_ARGS;
+# - `make install DESTDIR=` with the default PREFIX=/usr/local installs exactly
+#   the files README.md names, the kernel hook, udev and systemd files where
+#   the system reads them (/etc), whatever PREFIX is; the hook and the units
+#   name the installed rdnactl; `make uninstall` removes every one.
+# `make -o build` skips the build and deps steps (the ctest tree is built).
+#   tests/make/check.sh BUILD_DIR     (BUILD_DIR: the CMake tree, .../userspace;
+#   exit 0 pass, 1 fail, 77 cannot run here)
+set -uo pipefail
+top=$(cd "$(dirname "$0")/../.." && pwd)
+bdir=$(realpath "$1")
+[[ $(basename "$bdir") == userspace && -x $bdir/rdnactl ]] ||
+	{ echo "SKIP $bdir is not a built .../userspace tree"; exit 77; }
+build=$(dirname "$bdir")
+fails=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+check() { # name, command...
+	local name=$1
+	shift
+	if "$@"; then echo "PASS $name"; else echo "FAIL $name"; fails=$((fails + 1)); fi
+}
+mk() { make -C "$top" --no-print-directory -o build BUILD="$build" "$@"; }
+
+fx=$top/tests/fixtures
+args_of() { # the status arguments of a fixture machine
+	local a=(--root "$fx/$1/root" --no-coverage --color never)
+	[[ -f $fx/$1/env ]] && a+=(--env "$fx/$1/env")
+	[[ -f $fx/$1/args ]] && a+=($(cat "$fx/$1/args"))
+	echo "${a[*]}"
+}
+status_case() { # fixture (or a root path), rdnactl's expected exit code
+	local name=$1 want=$2 args rc got make_rc
+	args=$([[ -d $fx/$name ]] && args_of "$name" || echo "--root $name")
+	"$bdir/rdnactl" status $args >/dev/null 2>&1
+	got=$?
+	mk status STATUS_ARGS="$args" >"$tmp/status.out" 2>&1
+	make_rc=$?
+	if [[ $got -ne $want ]]; then
+		echo "FAIL rdnactl status $name: exit $got, expected $want"
+		fails=$((fails + 1))
+		return
+	fi
+	if [[ $want -eq 0 ]]; then
+		check "make status on $name: rdnactl 0 -> make 0 (got $make_rc)" test "$make_rc" -eq 0
+	else
+		check "make status on $name: rdnactl $want -> make fails (got $make_rc) naming 'Error $want'" \
+			bash -c '[[ $1 -ne 0 ]] && tail -1 "$2" | grep -q "status\] Error $3\$"' _ "$make_rc" "$tmp/status.out" "$want"
+	fi
+}
+status_case no-amd-gpu 0
+status_case docker-gid-mismatch 1
+status_case /nonexistent/rdnafix-make-check 2
+
+# make install: every file, where it goes.
+dest=$tmp/dest
+if ! mk install DESTDIR="$dest" >"$tmp/install.out" 2>&1; then
+	sed 's/^/    /' "$tmp/install.out"
+	echo "FAIL make install DESTDIR=$dest"
+	exit 1
+fi
+want="/etc/kernel/header_postinst.d/zz-rdnafix
+/etc/kernel/postinst.d/zz-rdnafix
+/etc/systemd/system/rdnafix-metrics.service
+/etc/systemd/system/rdnafix-metrics.timer
+/etc/systemd/system/rdnafix-validate.path
+/etc/systemd/system/rdnafix-validate.service
+/etc/udev/hwdb.d/60-rdnafix.hwdb
+/etc/udev/rules.d/70-rdnafix.rules
+/usr/local/bin/rdnactl
+/usr/local/share/bash-completion/completions/rdnactl
+/usr/local/share/man/man1/rdnactl.1"
+got=$(cd "$dest" && find . -type f -o -type l | sed 's/^\.//' | sort)
+echo "installed ($(wc -l <<<"$got") files):"
+sed 's/^/    /' <<<"$got"
+check "make install: exactly the 11 files, hook/udev/units in /etc" test "$got" == "$want"
+for f in $want; do
+	check "README.md names $f" grep -qF "\`$f\`" "$top/README.md"
+done
+check "the kernel hooks are executable" test -x "$dest/etc/kernel/postinst.d/zz-rdnafix" -a \
+	-x "$dest/etc/kernel/header_postinst.d/zz-rdnafix"
+check "the hook names /usr/local/bin/rdnactl" grep -q "/usr/local/bin/rdnactl" "$dest/etc/kernel/postinst.d/zz-rdnafix"
+for u in rdnafix-validate.service rdnafix-metrics.service; do
+	check "$u runs /usr/local/bin/rdnactl" grep -q "^ExecStart=.*/usr/local/bin/rdnactl " "$dest/etc/systemd/system/$u"
+done
+mk uninstall DESTDIR="$dest" >"$tmp/uninstall.out" 2>&1
+left=$(cd "$dest" && find . -type f -o -type l)
+check "make uninstall removes every installed file (left: '${left//$'\n'/ }')" test -z "$left"
+[[ $fails -eq 0 ]] && echo "all passed" || echo "$fails failed"
+[[ $fails -eq 0 ]]
