@@ -61,7 +61,7 @@ _rdnactl()
         --user)  COMPREPLY=($(compgen -u -- "$cur")); return ;;
         --color) COMPREPLY=($(compgen -W "auto always never" -- "$cur")); return ;;
         --format) COMPREPLY=($(compgen -W "text json prometheus" -- "$cur")); return ;;
-        --shell) COMPREPLY=($(compgen -W "sh fish" -- "$cur")); return ;;
+        --shell) COMPREPLY=($(compgen -W "sh bash zsh fish" -- "$cur")); return ;;
         --api)   COMPREPLY=($(compgen -W "hip cuda" -- "$cur")); return ;;
         --pid)   COMPREPLY=($(compgen -W "$(ps -eo pid= 2>/dev/null)" -- "$cur")); return ;;
         --case)  COMPREPLY=($(compgen -W "$("$self" validate --list 2>/dev/null | awk '/^[^ ]/ { print $1 }')" -- "$cur")); return ;;

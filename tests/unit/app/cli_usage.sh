@@ -100,12 +100,12 @@ rc=0
 	pass "rdnactl explain --list >&- -> 2" || fail "rdnactl explain --list >&- -> rc $rc: $(cat "$tmp/err")"
 
 echo "== empty and missing values"
-expect 2 "--root: an empty value is not a directory" status --root ""
-expect 2 "--env: an empty value is not a file" status --root "$fx/root" --env ""
-expect 2 "--user: an empty value is not a user" status --root "$fx/root" --user ""
-expect 2 "--root: 1 required DIR missing" env --root=
-expect 2 "--root: an empty value is not a directory" config show --root ""
-expect 2 "--root: an empty value is not a directory" coverage --root ""
+expect 2 "--root must not be empty: give a directory" status --root ""
+expect 2 "--env must not be empty: give a file" status --root "$fx/root" --env ""
+expect 2 "--user must not be empty: give a user" status --root "$fx/root" --user ""
+expect 2 "rdnactl env: --root needs a value: DIR" env --root=
+expect 2 "--root must not be empty: give a directory" config show --root ""
+expect 2 "--root must not be empty: give a directory" coverage --root ""
 expect 2 "--env '$tmp/MISSING': no such file or directory (ENOENT)" env --root "$fx/root" --env "$tmp/MISSING"
 expect 2 "--env '$tmp/MISSING': no such file or directory (ENOENT)" status --root "$fx/root" --env "$tmp/MISSING"
 expect 2 "--env '$tmp': is a directory" env --root "$fx/root" --env "$tmp"

@@ -35,11 +35,18 @@ constexpr const char *kKeysHelp =
 	"  ttm-limit=SIZE (96G, 98304M, bytes): the GPU-mappable system memory of an APU, written as\n"
 	"    'options ttm pages_limit=N page_pool_size=N' (amdttm with amdgpu-dkms); at least 1G, at most\n"
 	"    RAM minus max(1/8 of RAM, 1 GiB)\n"
-	"With --cmdline, KEY=VALUE are kernel command-line parameters (amdgpu.*, rdnafix.*, ttm.*, amdttm.*),\n"
-	"written through the boot loader; the command line wins over modprobe.d.\n"
+	"{}"
 	"Service key: validate.user=NAME: the user rdnafix-validate.service runs as (a user of /etc/passwd,\n"
 	"not root), written to /etc/systemd/system/rdnafix-validate.service.d/50-rdnactl.conf; unset: the\n"
 	"service no longer starts.\n";
+
+// The --cmdline paragraph of kKeysHelp: set takes KEY=VALUE, unset the KEY alone.
+constexpr const char *kCmdlineSet =
+	"With --cmdline, KEY=VALUE are kernel command-line parameters (amdgpu.*, rdnafix.*, ttm.*, amdttm.*),\n"
+	"written through the boot loader; the command line wins over modprobe.d.\n";
+constexpr const char *kCmdlineUnset =
+	"unset takes each KEY alone (noretry, not noretry=1). With --cmdline, each KEY is a kernel\n"
+	"command-line parameter (amdgpu.*, rdnafix.*, ttm.*, amdttm.*), removed through the boot loader.\n";
 
 constexpr const char *kExitCodes =
 	"Exit codes: 0 done or nothing to do, 1 done but a conflict keeps a value from taking effect after the\n"
@@ -77,7 +84,8 @@ int run_set_or_unset(const ConfigArgs &a, bool set)
 	if (!parsed.errors.empty()) {
 		for (const auto &e : parsed.errors)
 			std::cerr << "rdnactl config: error: " << core::terminal_safe(e) << "\n"; // the words are input
-		std::cerr << "Run 'rdnactl config " << (set ? "set" : "unset") << " --help' for the keys.\n";
+		std::cerr << "See 'rdnactl config " << (set ? "set" : "unset")
+			  << " --help'.\n"; // app::help_trailer's words
 		return 2;
 	}
 	return config::apply_changes(o, parsed.modules, parsed.cmdline, parsed.services, std::cout, std::cerr,
@@ -137,7 +145,8 @@ void add_config_command(CLI::App &app, int *rc)
 						      "regenerate the initramfs");
 		add_common(*sub, *args, true);
 		sub->add_flag("--cmdline", args->cmdline,
-			      "KEY=VALUE are kernel command-line parameters, written through the boot loader");
+			      set ? "KEY=VALUE are kernel command-line parameters, written through the boot loader"
+				  : "KEY names a kernel command-line parameter, removed through the boot loader");
 		// CLI11 2.4 and later reject '=' in an option's name (BadNameString when the command line is
 		// built, before any parsing): the positional is named SETTING, its help reads KEY=VALUE.
 		auto *words = sub->add_option(set ? "SETTING" : "KEY", args->words,
@@ -147,7 +156,8 @@ void add_config_command(CLI::App &app, int *rc)
 		if (set)
 			words->type_name("KEY=VALUE");
 		sub->footer(fmt::format(
-			"{}\nExamples:\n{}\n\n{}", kKeysHelp,
+			"{}\nExamples:\n{}\n\n{}",
+			fmt::format(fmt::runtime(kKeysHelp), set ? kCmdlineSet : kCmdlineUnset),
 			set ? "  sudo rdnactl config set noretry=1 targets=rdna1,rdna2 mtype_sysmem=nc\n"
 			      "  sudo rdnactl config set ttm-limit=96G\n"
 			      "  sudo rdnactl config set --cmdline amdgpu.noretry=1\n"

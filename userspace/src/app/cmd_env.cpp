@@ -1,6 +1,7 @@
 // `rdnactl env`: its options and a callback that forwards to status::run_env.
 #include "commands.hpp"
 #include "machine_options.hpp"
+#include "option_checks.hpp"
 
 #include "status/status.hpp"
 
@@ -23,8 +24,10 @@ void add_env_command(CLI::App &app, int *rc)
 	auto *sub = app.add_subcommand("env", "Print the environment exports that `rdnactl status` recommends, each "
 					      "with a one-line comment; nothing when nothing is needed");
 	app::add_machine_options(*sub, args->machine);
-	sub->add_option("--shell", args->shell, "Syntax of the output: sh (export/unset) or fish (set -gx/set -e)")
-		->check(CLI::IsMember({"sh", "fish"}))
+	sub->add_option("--shell", args->shell,
+			"Syntax of the output: sh, bash or zsh (POSIX export/unset, the same lines) or fish "
+			"(set -gx/set -e)")
+		->check(one_of({"sh", "bash", "zsh", "fish"}))
 		->type_name("SHELL");
 	sub->footer("Exit codes: 0 printed (possibly nothing to set), 2 rdnactl could not run.");
 	sub->callback([args, rc] {

@@ -1,6 +1,7 @@
 // `rdnactl explain`: its options and a callback that forwards to
 // explain::run_explain.
 #include "commands.hpp"
+#include "option_checks.hpp"
 #include "machine_options.hpp"
 
 #include "explain/run.hpp"
@@ -42,7 +43,7 @@ void add_explain_command(CLI::App &app, int *rc)
 				    "Judge with the environment process PID really has (/proc/PID/environ) instead of "
 				    "rdnactl's own: the HSA_OVERRIDE_GFX_VERSION it ran with, its *_VISIBLE_DEVICES")
 			    ->type_name("PID")
-			    ->check(CLI::Range(1LL, 4194304LL));
+			    ->check(int_range(1, 4194304, "a process id"));
 	app::add_machine_options(*sub, args->machine);
 	sub->add_flag("--json", args->json, "Print JSON (schema_version 1) instead of text");
 	sub->add_flag("--list", args->list, "Print the catalogue of signatures (ids, meaning, cause, fix, source)");

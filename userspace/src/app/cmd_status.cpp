@@ -57,7 +57,7 @@ void add_status_command(CLI::App &app, int *rc)
 		sub->add_option("--format", args->format,
 				"Output format: text (the report), json (schema_version 1), prometheus (text "
 				"exposition format 0.0.4 for node_exporter's textfile collector; rdnactl(1), METRICS)")
-			->check(CLI::IsMember({"text", "json", "prometheus"}))
+			->check(one_of({"text", "json", "prometheus"}))
 			->type_name("FORMAT");
 	sub->add_flag("--json", args->json, "The same as --format json")->excludes(format);
 	sub->add_option("--output", args->output,
@@ -70,7 +70,7 @@ void add_status_command(CLI::App &app, int *rc)
 		      "rdnactl coverage shows it in full)");
 	sub->add_option("--color", args->colour,
 			"Colour the text output: auto (a TTY, NO_COLOR unset or empty, TERM not dumb), always, never")
-		->check(CLI::IsMember({"auto", "always", "never"}))
+		->check(one_of({"auto", "always", "never"}))
 		->type_name("WHEN");
 	sub->footer(
 		"Exit codes: 0 nothing to warn about (info findings only), 1 at least one warning or error finding, "

@@ -43,9 +43,9 @@ void add_validate_command(CLI::App &app, int *rc)
 			"for root, else $XDG_STATE_HOME/rdnafix/history.db)")
 		->check(non_empty("a database file"));
 	sub->add_flag("--no-history", o->no_history, "Do not record this run");
-	sub->add_option("--device", o->device, "Device index (default 0)")->check(CLI::Range(0, 63));
+	sub->add_option("--device", o->device, "Device index (default 0)")->check(int_range(0, 63, "a device index"));
 	sub->add_option("--api", o->api, "GPU runtime: hip or cuda (default: HIP, then CUDA)")
-		->check(CLI::IsMember({"hip", "cuda"}));
+		->check(one_of({"hip", "cuda"}));
 	sub->footer("Exit codes: 0 every case passed, or --if-stack-changed found the stack unchanged (nothing run);\n"
 		    "1 a case failed, crashed, hung or errored; 2 the GPU cases could not run (no GPU runtime:\n"
 		    "recorded as a not-run run unless --no-history), or bad input.\nSee rdnactl(1).");

@@ -20,9 +20,11 @@ CLI::Validator not_empty(const std::string &what)
 {
 	return CLI::Validator(
 		[what](std::string &v) {
-			return v.empty() ? fmt::format("an empty value is not {}; leave the option out for the default",
-						       what)
-					 : std::string();
+			return v.empty()
+				       ? fmt::format(
+						 "must not be empty: give {}, or leave the option out for the default",
+						 what)
+				       : std::string();
 		},
 		"", "not empty");
 }

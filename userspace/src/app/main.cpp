@@ -1,5 +1,6 @@
 #include "child_main.hpp"
 #include "commands.hpp"
+#include "parse_error.hpp"
 #include "io/fs_error.hpp"
 #include "rdnafix_version.hpp"
 #include "usage.hpp"
@@ -47,8 +48,11 @@ void build_command_line(CLI::App &app, int *rc, std::vector<std::string> &topic)
 	rdnafix::add_explain_command(app, rc);
 	rdnafix::add_coverage_command(app, rc);
 	rdnafix::add_kernel_check_command(app, rc);
-	app.add_subcommand("help", "Show the help of a subcommand: rdnactl help status, rdnactl help config set")
-		->add_option("VERB", topic, "The subcommand (and its subcommand) to explain");
+	auto *help = app.add_subcommand("help", "Show the help of a subcommand: rdnactl help status, rdnactl help "
+						"config set");
+	help->add_option("VERB", topic, "The subcommand (and its subcommand) to explain");
+	help->footer("Examples:\n  rdnactl help status\n  rdnactl help config set\n"
+		     "Exit codes: 0 the help was shown, 2 no such subcommand.");
 }
 
 } // namespace
@@ -85,8 +89,11 @@ int main(int argc, char **argv)
 		std::fputs(rdnafix::app::extras_message(app).c_str(), stderr);
 		return finish(2);
 	} catch (const CLI::ParseError &e) {
-		int r = app.exit(e);
-		return finish(r == 0 ? 0 : 2);
+		// --help and --version are ParseErrors with exit code 0: CLI11 prints them.
+		if (e.get_exit_code() == 0)
+			return finish(app.exit(e));
+		std::fputs(rdnafix::app::parse_error_message(app, e).c_str(), stderr);
+		return finish(2);
 	} catch (const std::exception &e) {
 		std::fprintf(stderr, "rdnactl: %s\n", e.what());
 		return finish(2);

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 
@@ -22,7 +23,7 @@ inline CLI::Validator finite_range(double min, double max)
 		[min, max, r = range.str()](std::string &input) {
 			double v = 0;
 			if (!CLI::detail::lexical_cast(input, v) || !std::isfinite(v) || v < min || v > max)
-				return "value '" + input + "' is not a finite number from " + r;
+				return "'" + input + "' is not a finite number: give one from " + r;
 			return std::string();
 		},
 		desc.str());
@@ -38,6 +39,41 @@ inline CLI::Validator non_empty(const std::string &what)
 				       : std::string();
 		},
 		"");
+}
+
+// One of `valid`; the description reads as CLI::IsMember's ("{a,b}"), the
+// error names what is valid ("'xml' is not valid; give one of: text, json").
+inline CLI::Validator one_of(std::vector<std::string> valid)
+{
+	std::string desc = "{", list;
+	for (const auto &v : valid) {
+		desc += (desc.size() > 1 ? "," : "") + v;
+		list += (list.empty() ? "" : ", ") + v;
+	}
+	desc += "}";
+	return CLI::Validator(
+		[valid, list](std::string &input) {
+			for (const auto &v : valid)
+				if (input == v)
+					return std::string();
+			return "'" + input + "' is not valid; give one of: " + list;
+		},
+		desc);
+}
+
+// A whole number in [min, max]; the description reads as CLI::Range's ("INT
+// in [0 - 63]"), the error names the range (CLI::Range says "Value x not in range").
+inline CLI::Validator int_range(long long min, long long max, const std::string &what)
+{
+	return CLI::Validator(
+		[min, max, what](std::string &input) {
+			long long v = 0;
+			if (!CLI::detail::lexical_cast(input, v) || v < min || v > max)
+				return "'" + input + "' is not " + what + ": give a whole number from " +
+				       std::to_string(min) + " to " + std::to_string(max);
+			return std::string();
+		},
+		"INT in [" + std::to_string(min) + " - " + std::to_string(max) + "]");
 }
 
 } // namespace rdnafix

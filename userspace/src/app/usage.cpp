@@ -1,5 +1,7 @@
 #include "usage.hpp"
 
+#include "parse_error.hpp"
+
 #include <algorithm>
 #include <fmt/format.h>
 
@@ -7,16 +9,9 @@ namespace rdnafix::app {
 
 namespace {
 
-// "rdnactl config set": the verbs from the top down, always named rdnactl.
 std::string path_of(const CLI::App &sub)
 {
-	std::vector<std::string> names;
-	for (const CLI::App *a = &sub; a->get_parent() != nullptr; a = a->get_parent())
-		names.push_back(a->get_name());
-	std::string out = "rdnactl";
-	for (auto it = names.rbegin(); it != names.rend(); ++it)
-		out += " " + *it;
-	return out;
+	return command_path(sub);
 }
 
 std::vector<std::string> subcommand_names(const CLI::App &app)
@@ -54,6 +49,12 @@ std::string unknown_option(const CLI::App &sub, const std::string &word)
 	return fmt::format("{}: unknown option '{}'{}\nValid options of '{}': {}\n", path_of(sub), name,
 			   guess.empty() ? "" : fmt::format("; did you mean '{}'?", guess), path_of(sub),
 			   option_list(sub));
+}
+
+// unknown_option with the trailer: a line that stops at the first bad word.
+std::string unknown_option_line(const CLI::App &sub, const std::string &word)
+{
+	return unknown_option(sub, word) + help_trailer(sub);
 }
 
 bool is_option_of(const CLI::App &app, const std::string &word)
@@ -123,7 +124,7 @@ std::string check_subcommands(const CLI::App &app, const std::vector<std::string
 			break;
 		if (!word.empty() && word.front() == '-') {
 			if (!is_option_of(*cur, word))
-				return unknown_option(*cur, word);
+				return unknown_option_line(*cur, word);
 			if (word == "--help" || word == "-h" || word == "--version")
 				return "";
 			continue;
@@ -134,16 +135,16 @@ std::string check_subcommands(const CLI::App &app, const std::vector<std::string
 				next = s;
 		if (next == nullptr) {
 			const std::string guess = closest(word, subcommand_names(*cur));
-			return fmt::format("{}: unknown subcommand '{}'{}\nValid subcommands of '{}': {}\n",
+			return fmt::format("{}: unknown subcommand '{}'{}\nValid subcommands of '{}': {}\n{}",
 					   path_of(*cur), word,
 					   guess.empty() ? "" : fmt::format("; did you mean '{}'?", guess),
-					   path_of(*cur), join(subcommand_names(*cur)));
+					   path_of(*cur), join(subcommand_names(*cur)), help_trailer(*cur));
 		}
 		cur = next;
 	}
 	if (cur->get_require_subcommand_min() > 0)
-		return fmt::format("{}: a subcommand is required: {}\nRun '{} --help' for what each one does.\n",
-				   path_of(*cur), join(subcommand_names(*cur)), path_of(*cur));
+		return fmt::format("{}: a subcommand is required: {}\n{}", path_of(*cur), join(subcommand_names(*cur)),
+				   help_trailer(*cur));
 	return "";
 }
 
@@ -166,7 +167,7 @@ std::string extras_message(CLI::App &app)
 			out += fmt::format("{}: unexpected argument '{}'\nValid options of '{}': {}\n", path_of(*owner),
 					   word, path_of(*owner), option_list(*owner));
 	}
-	return out.empty() ? "rdnactl: unexpected arguments\n" : out;
+	return (out.empty() ? "rdnactl: unexpected arguments\n" : out) + help_trailer(*owner);
 }
 
 std::string option_list(const CLI::App &sub)

@@ -87,6 +87,13 @@ std::vector<knowledge::KnownBad> load_known_bad(const std::vector<knowledge::Sou
 int run_status(const StatusOptions &opts)
 {
 	auto snap = machine::collect(opts.machine);
+	// Nothing readable: the reason once, on stderr; the text report would
+	// only repeat the root.  JSON and Prometheus still write their object
+	// (exit_code 2, rdnafix_status_success 0) for the programs that read them.
+	if (snap.nothing_readable && opts.format == Format::text) {
+		std::fprintf(stderr, "rdnactl status: %s\n", snap.nothing_readable_reason.c_str());
+		return 2;
+	}
 	auto verdicts = assess(snap);
 	// The software picture, once: the coverage scan and the stack.
 	software::PictureOptions want;
