@@ -77,7 +77,22 @@ if [[ -n $rdnactl ]]; then
 	cases=${cases% }
 	[[ -n $cases ]] || echo "FAIL validate --list names no conv.resnet50-conv1 case"
 	run "$cases" "rdnactl validate --case conv.resnet50-conv1"
+	# every signature id of explain --list, and the ids beside the files when nothing is typed
+	all_ids=$(rdnactl explain --list | awk '/^RDNA-LOG-/ { print $1 }' | tr '\n' ' ')
+	all_ids=${all_ids% }
+	[[ $(wc -w <<<"$all_ids") -ge 15 ]] || echo "FAIL explain --list names fewer than 15 RDNA-LOG ids: '$all_ids'"
+	run "$all_ids" "rdnactl explain RDNA-LOG-"
+	run "$all_ids" "rdnactl explain --root / RDNA-"
+	mkdir -p "$tmp/empty" && (cd "$tmp/empty" && run "$all_ids" "rdnactl explain ") # no files here: only the ids
+	# kernel-check RELEASE: the kernels below --root DIR (its lib/modules), else /lib/modules
+	roots=$top/tests/unit/config/roots
+	run "6.1.0-18-amd64 6.12.57+deb13-amd64" "rdnactl kernel-check --root $roots/debian-grub "
+	run "6.12.57+deb13-amd64" "rdnactl kernel-check --json --root $roots/debian-grub 6.12"
+	run "6.12.1-arch1-1" "rdnactl kernel-check --root $roots/arch-sdboot 6"
+	run "$(command ls /lib/modules 2>/dev/null | tr '\n' ' ' | sed 's/ $//')" "rdnactl kernel-check "
 fi
+run "sh bash zsh fish" "rdnactl env --shell "
+run "zsh" "rdnactl env --shell z"
 }
 echo "without bash-completion's helpers:"
 export RDNAFIX_BASH_COMPLETION=

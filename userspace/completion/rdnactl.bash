@@ -29,6 +29,12 @@ _rdnactl_options()
     esac
 }
 
+# The signature ids rdnactl explain knows (its --list: the built-in catalogue and the overlays).
+_rdnactl_explain_ids()
+{
+    "$1" explain --list 2>/dev/null | awk '/^RDNA-[A-Z]+-[0-9]+ / { print $1 }'
+}
+
 _rdnactl()
 {
     local cur prev words cword
@@ -103,18 +109,25 @@ _rdnactl()
                   else
                       COMPREPLY=($(compgen -f -- "$cur"))
                   fi ;;
-        explain)  if [[ $cur == -* ]]; then
+        explain)  # a log FILE or a signature id (rdnactl explain --list, built-in and overlay entries)
+                  if [[ $cur == -* ]]; then
                       COMPREPLY=($(compgen -W "$opts" -- "$cur"))
                   elif [[ $cur == R* ]]; then
-                      COMPREPLY=($(compgen -W "$("$self" explain --list 2>/dev/null | awk '/^RDNA-LOG-/ { print $1 }')" -- "$cur"))
+                      COMPREPLY=($(compgen -W "$(_rdnactl_explain_ids "$self")" -- "$cur"))
                   else
-                      COMPREPLY=($(compgen -f -- "$cur"))
+                      COMPREPLY=($(compgen -W "$(_rdnactl_explain_ids "$self")" -- "$cur") $(compgen -f -- "$cur"))
                   fi ;;
-        kernel-check) # RELEASE: the kernels of /lib/modules
+        kernel-check) # RELEASE: the kernels of /lib/modules (DIR/lib/modules with --root DIR)
                   if [[ $cur == -* ]]; then
                       COMPREPLY=($(compgen -W "$opts" -- "$cur"))
                   else
-                      COMPREPLY=($(compgen -W "$(command ls /lib/modules 2>/dev/null)" -- "$cur"))
+                      local root=""
+                      for ((i = 1; i < cword; i++)); do
+                          [[ ${words[i]} == --root ]] && root=${words[i+1]}
+                          [[ ${words[i]} == --root=* ]] && root=${words[i]#--root=}
+                      done
+                      root=${root/#\~/$HOME}
+                      COMPREPLY=($(compgen -W "$(command ls "${root%/}/lib/modules" 2>/dev/null)" -- "$cur"))
                   fi ;;
         config)
             case $action in
