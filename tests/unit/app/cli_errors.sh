@@ -44,6 +44,32 @@ usage "rdnactl status" "rdnactl status: --format needs a value: FORMAT (one of t
 grep -q "^  --root: Read sys/, proc/" "$tmp/out" && pass "the option's description follows" ||
 	fail "status --root: no description line: $(cat "$tmp/out")"
 
+# Every option that takes a value, of every verb, given none.
+while read -r verb; do
+	# shellcheck disable=SC2086
+	for opt in $("$rdnactl" $verb --help | awk '/^Options:/ { on = 1; next } /^[^ ]/ { on = 0 }
+		on && match($0, /^  (-[a-z],)?--[a-z0-9-]+ [A-Z]/) && substr($0, RSTART + RLENGTH - 1, 8) != "Excludes" { s = substr($0, RSTART, RLENGTH - 2); sub(/^ *(-[a-z],)?/, "", s); print s }'); do
+		# shellcheck disable=SC2086
+		usage "rdnactl $verb" "rdnactl $verb: $opt needs a value: " $verb "$opt"
+	done
+done <<<"status
+env
+coverage
+explain
+fix
+validate
+history
+kernel-check
+config show
+config set
+config unset
+config undo"
+if grep -rnE 'CLI::(Range|IsMember|ExistingFile|ExistingDirectory|Bound)\(' "$top/userspace/src"; then
+	fail "a CLI11 validator with CLI11's own error text is used (above): use option_checks.hpp"
+else
+	pass "no CLI11 validator with CLI11's texts in userspace/src"
+fi
+
 echo "== an invalid value names the value and the valid ones"
 usage "rdnactl validate" "rdnactl validate: --device '99' is not a device index: give a whole number from 0 to 63" validate --device 99
 usage "rdnactl validate" "rdnactl validate: --device 'abc' is not a device index: give a whole number from 0 to 63" validate --device abc
@@ -107,7 +133,7 @@ for sh in bash zsh; do
 	"$rdnactl" env "${machine[@]}" --shell "$sh" >"$tmp/$sh" 2>&1 || rc=$?
 	[[ $rc -eq 0 ]] && cmp -s "$tmp/sh" "$tmp/$sh" && pass "env --shell $sh == --shell sh" ||
 		fail "env --shell $sh: rc $rc, $(diff "$tmp/sh" "$tmp/$sh" | head -3)"
-	if command -v "$sh" >/dev/null; then
+	if [[ $rc -eq 0 ]] && command -v "$sh" >/dev/null; then
 		out=$("$sh" -c ". '$tmp/$sh'; printf %s \"\$HSA_OVERRIDE_GFX_VERSION\"")
 		[[ $out == 10.3.0 ]] && pass "$sh sources it: HSA_OVERRIDE_GFX_VERSION=$out" ||
 			fail "$sh sourcing env's output: '$out'"
