@@ -133,13 +133,23 @@ for sh in bash zsh; do
 	"$rdnactl" env "${machine[@]}" --shell "$sh" >"$tmp/$sh" 2>&1 || rc=$?
 	[[ $rc -eq 0 ]] && cmp -s "$tmp/sh" "$tmp/$sh" && pass "env --shell $sh == --shell sh" ||
 		fail "env --shell $sh: rc $rc, $(diff "$tmp/sh" "$tmp/$sh" | head -3)"
-	if [[ $rc -eq 0 ]] && command -v "$sh" >/dev/null; then
+	if ! command -v "$sh" >/dev/null; then
+		fail "$sh missing (package $sh, make deps-test): cannot source env --shell $sh"
+	elif [[ $rc -eq 0 ]]; then
 		out=$("$sh" -c ". '$tmp/$sh'; printf %s \"\$HSA_OVERRIDE_GFX_VERSION\"")
 		[[ $out == 10.3.0 ]] && pass "$sh sources it: HSA_OVERRIDE_GFX_VERSION=$out" ||
 			fail "$sh sourcing env's output: '$out'"
 	fi
 done
-"$rdnactl" env "${machine[@]}" --shell fish | grep -q "^set -gx HSA_OVERRIDE_GFX_VERSION " &&
-	pass "env --shell fish: set -gx" || fail "env --shell fish: no set -gx"
+rc=0
+"$rdnactl" env "${machine[@]}" --shell fish >"$tmp/fish" 2>&1 || rc=$?
+grep -q "^set -gx HSA_OVERRIDE_GFX_VERSION " "$tmp/fish" && pass "env --shell fish: set -gx" ||
+	fail "env --shell fish: no set -gx: $(cat "$tmp/fish")"
+if ! command -v fish >/dev/null; then
+	fail "fish missing (package fish, make deps-test): cannot source env --shell fish"
+elif [[ $rc -eq 0 ]]; then
+	out=$(HOME=$tmp XDG_CONFIG_HOME=$tmp fish --no-config -c "source '$tmp/fish'; printf %s \$HSA_OVERRIDE_GFX_VERSION" 2>&1)
+	[[ $out == 10.3.0 ]] && pass "fish sources it: HSA_OVERRIDE_GFX_VERSION=$out" || fail "fish sourcing env's output: '$out'"
+fi
 [[ $nfail -eq 0 ]] && echo "all passed" || echo "$nfail failed"
 [[ $nfail -eq 0 ]]
