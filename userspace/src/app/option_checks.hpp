@@ -1,7 +1,9 @@
 #pragma once
-// CLI11 checks for validate's and history's options.  CLI::Range lets NaN
-// through (every comparison with NaN is false), so every floating option of
-// rdnactl uses finite_range; an option that names a file refuses "".
+// The validators of rdnactl's options, with rdnactl's own error texts (the
+// option's name comes first: "--device '99' is not a device index: ...";
+// app/parse_error.cpp adds the verb and the --help trailer).  CLI::Range lets
+// NaN through (every comparison with NaN is false), so every floating option
+// of rdnactl uses finite_range; an option that names a file refuses "".
 #include <cmath>
 #include <sstream>
 #include <string>
