@@ -17,9 +17,19 @@ bdir=$(realpath "$1")
 [[ $(basename "$bdir") == userspace && -x $bdir/rdnactl ]] ||
 	{ echo "SKIP $bdir is not a built .../userspace tree"; exit 77; }
 build=$(dirname "$bdir")
+# The tree's own prefix (default /usr/local), so that make install does not reconfigure it.
+prefix=$(sed -n 's/^CMAKE_INSTALL_PREFIX:PATH=//p' "$bdir/CMakeCache.txt")
 fails=0
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+# The installs below rewrite the tree's install manifest (make uninstall reads it): put back
+# the one there was, so that a later `make uninstall` never removes files of this test's lists.
+manifest=$bdir/install_manifest.txt
+[[ -f $manifest ]] && cp -p "$manifest" "$tmp/manifest.orig"
+restore() {
+	if [[ -f $tmp/manifest.orig ]]; then cp -p "$tmp/manifest.orig" "$manifest"; else rm -f "$manifest"; fi
+	rm -rf "$tmp"
+}
+trap restore EXIT
 check() { # name, command...
 	local name=$1
 	shift
@@ -59,7 +69,7 @@ status_case /nonexistent/rdnafix-make-check 2
 
 # make install: every file, where it goes.
 dest=$tmp/dest
-if ! mk install DESTDIR="$dest" >"$tmp/install.out" 2>&1; then
+if ! mk install DESTDIR="$dest" PREFIX="$prefix" >"$tmp/install.out" 2>&1; then
 	sed 's/^/    /' "$tmp/install.out"
 	echo "FAIL make install DESTDIR=$dest"
 	exit 1
@@ -72,24 +82,34 @@ want="/etc/kernel/header_postinst.d/zz-rdnafix
 /etc/systemd/system/rdnafix-validate.service
 /etc/udev/hwdb.d/60-rdnafix.hwdb
 /etc/udev/rules.d/70-rdnafix.rules
-/usr/local/bin/rdnactl
-/usr/local/share/bash-completion/completions/rdnactl
-/usr/local/share/man/man1/rdnactl.1"
+$prefix/bin/rdnactl
+$prefix/share/bash-completion/completions/rdnactl
+$prefix/share/man/man1/rdnactl.1"
 got=$(cd "$dest" && find . -type f -o -type l | sed 's/^\.//' | sort)
 echo "installed ($(wc -l <<<"$got") files):"
 sed 's/^/    /' <<<"$got"
 check "make install: exactly the 11 files, hook/udev/units in /etc" test "$got" == "$want"
+grep -q "cmake: configuring" "$tmp/install.out" && { echo "FAIL make install reconfigured the tree"; fails=$((fails + 1)); }
 for f in $want; do
+	f=${f/#$prefix\//\/usr\/local\/} # README.md lists the default PREFIX
 	check "README.md names $f" grep -qF "\`$f\`" "$top/README.md"
 done
 check "the kernel hooks are executable" test -x "$dest/etc/kernel/postinst.d/zz-rdnafix" -a \
 	-x "$dest/etc/kernel/header_postinst.d/zz-rdnafix"
-check "the hook names /usr/local/bin/rdnactl" grep -q "/usr/local/bin/rdnactl" "$dest/etc/kernel/postinst.d/zz-rdnafix"
+check "the hook names $prefix/bin/rdnactl" grep -q "$prefix/bin/rdnactl" "$dest/etc/kernel/postinst.d/zz-rdnafix"
 for u in rdnafix-validate.service rdnafix-metrics.service; do
-	check "$u runs /usr/local/bin/rdnactl" grep -q "^ExecStart=.*/usr/local/bin/rdnactl " "$dest/etc/systemd/system/$u"
+	check "$u runs $prefix/bin/rdnactl" grep -q "^ExecStart=.*$prefix/bin/rdnactl " "$dest/etc/systemd/system/$u"
 done
 mk uninstall DESTDIR="$dest" >"$tmp/uninstall.out" 2>&1
 left=$(cd "$dest" && find . -type f -o -type l)
 check "make uninstall removes every installed file (left: '${left//$'\n'/ }')" test -z "$left"
+# Another prefix moves only the program and its documentation (cmake --install --prefix, what make
+# install runs after configuring PREFIX): the hook, udev and systemd files stay in /etc.
+dest2=$tmp/dest-opt
+DESTDIR=$dest2 cmake --install "$bdir" --prefix /opt/rdnafix >"$tmp/install2.out" 2>&1 ||
+	{ echo "FAIL cmake --install --prefix /opt/rdnafix: $(tail -3 "$tmp/install2.out")"; fails=$((fails + 1)); }
+got2=$(cd "$dest2" && find . -type f -o -type l | sed 's/^\.//' | sort)
+want2=$(sed "s|^$prefix/|/opt/rdnafix/|" <<<"$want" | sort)
+check "--prefix /opt/rdnafix: program and docs below it, the 8 system files still in /etc" test "$got2" == "$want2"
 [[ $fails -eq 0 ]] && echo "all passed" || echo "$fails failed"
 [[ $fails -eq 0 ]]
