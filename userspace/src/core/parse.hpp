@@ -266,6 +266,10 @@ Environment parse_env_file(std::string_view text);
 
 // /proc/<pid>/environ: NUL-separated "KEY=VALUE" entries.
 Environment parse_environ(std::string_view bytes);
+// Whether `bytes` has the form of /proc/<pid>/environ: at least one NUL, and
+// every non-empty NUL-separated entry a NAME=VALUE with a name of
+// [A-Za-z_][A-Za-z0-9_]* (a copy of it: `cat /proc/PID/environ > file`).
+bool is_environ_block(std::string_view bytes);
 
 // ----------------------------------------------- HSA / HIP variables ---
 

@@ -74,6 +74,32 @@ Environment parse_environ(std::string_view bytes)
 	return env;
 }
 
+bool is_environ_block(std::string_view bytes)
+{
+	if (bytes.find('\0') == std::string_view::npos)
+		return false;
+	std::size_t pos = 0;
+	while (pos < bytes.size()) {
+		std::size_t end = bytes.find('\0', pos);
+		if (end == std::string_view::npos)
+			end = bytes.size();
+		const std::string_view entry = bytes.substr(pos, end - pos);
+		pos = end + 1;
+		if (entry.empty())
+			continue;
+		const std::size_t eq = entry.find('=');
+		if (eq == std::string_view::npos || eq == 0)
+			return false;
+		for (std::size_t i = 0; i < eq; ++i) {
+			const char c = entry[i];
+			const bool alpha = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '_';
+			if (!alpha && !(i > 0 && c >= '0' && c <= '9'))
+				return false;
+		}
+	}
+	return true;
+}
+
 Result<GfxTarget> parse_hsa_override(std::string_view value)
 {
 	constexpr std::string_view valid =
