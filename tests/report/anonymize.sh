@@ -29,6 +29,11 @@ echo zoltans-rig > "$r/proc/sys/kernel/hostname"
 echo zoltans-rig > "$r/etc/hostname"
 dev=$(find "$r/sys/devices" -name vendor -path '*0000:03:00.0/vendor' | head -1)
 echo 5f3c21a9d4e8b7c6 > "$(dirname "$dev")/unique_id"
+mkdir -p "$r/var/log"
+cat > "$r/var/log/rdnafix-dmesg" <<'LOG'
+Nov 28 10:00:01 zoltans-rig kernel: amdgpu 0000:03:00.0: amdgpu: SMU is initialized successfully!
+Nov 28 10:00:01 zoltans-rig kernel: usb 1-1: new high-speed USB device number 2 using xhci_hcd
+LOG
 cat > "$fx/env" <<'ENV'
 HSA_OVERRIDE_GFX_VERSION=10.3.0
 HOME=/srv/people/zoltan
@@ -51,13 +56,19 @@ hits=$( (cd "$tmp/a" && find . -print; grep -rEl "$secrets" "$tmp/a" || true; fi
 	grep -E "$secrets" || true)
 [ -z "$hits" ] || bad "personal values survived anonymization: $hits"
 m=$tmp/a/rdnafix-report/MANIFEST
-grep -q 'user names: 1 replaced by user1' "$m" || bad "MANIFEST does not list the user: $(grep -A5 Anonymized "$m")"
-grep -q 'host names: 1 replaced by host1' "$m" || bad "MANIFEST does not list the host"
-grep -q 'serial numbers: 1 replaced by serial1' "$m" || bad "MANIFEST does not list the serial"
-grep -q 'home directories: 1 replaced by /home/user1' "$m" || bad "MANIFEST does not list the home"
-grep -q '^user1:x:1042:1042::/home/user1:/bin/bash$' "$tmp/a/rdnafix-report/root/etc/passwd" ||
+# the fixture's own alice (uid 1000) is user1, zoltan (uid 1042) user2
+grep -q 'user names: 2 replaced by user1, user2 ' "$m" || bad "MANIFEST does not list the users: $(grep -A5 Anonymized "$m")"
+grep -q 'host names: 1 replaced by host1 (1 occurrences)' "$m" || bad "MANIFEST does not list the host"
+grep -q 'serial numbers: 1 replaced by serial1 (1 occurrences)' "$m" || bad "MANIFEST does not list the serial"
+grep -q 'home directories: 2 replaced by /home/user1, /home/user2 ' "$m" || bad "MANIFEST does not list the homes"
+grep -q '^user2:x:1042:1042::/home/user2:/bin/bash$' "$tmp/a/rdnafix-report/root/etc/passwd" ||
 	bad "etc/passwd's user line is not the pseudonym's"
-grep -q 'VIRTUAL_ENV=/home/user1/venv' "$tmp/a/rdnafix-report/env" || bad "env lacks the home's pseudonym"
+grep -q 'VIRTUAL_ENV=/home/user2/venv' "$tmp/a/rdnafix-report/env" || bad "env lacks the home's pseudonym"
+grep -q 'host1 kernel: amdgpu 0000:03:00.0' "$tmp/a/rdnafix-report/root/var/log/rdnafix-dmesg" ||
+	bad "the kernel log's amdgpu line is missing or not anonymized"
+grep -q 'usb 1-1' "$tmp/a/rdnafix-report/root/var/log/rdnafix-dmesg" && bad "the kernel log kept a line that is not amdgpu's"
+[ "$(cat "$tmp/a/rdnafix-report/root/sys/devices/pci0000:00/0000:00:01.1/0000:01:00.0/0000:02:00.0/0000:03:00.0/unique_id" 2>/dev/null)" = serial1 ] ||
+	[ "$(find "$tmp/a" -name unique_id -exec cat {} \;)" = serial1 ] || bad "unique_id is not serial1"
 # every file of the archive is in the MANIFEST's list
 (cd "$tmp/a/rdnafix-report" && find . -mindepth 1 \( -type f -o -type l \) ! -name MANIFEST | sed 's|^\./||') |
 	while read -r f; do
@@ -92,9 +103,15 @@ if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
 fi
 # killed before the rename: no file under the output's name (never half an archive)
 if command -v strace >/dev/null; then
-	strace -f -o /dev/null -e trace=rename,renameat,renameat2 -e inject=rename,renameat,renameat2:signal=KILL \
-		"$rdnactl" report --root "$r" --env "$fx/env" --output "$tmp/killed.tar.gz" > /dev/null 2>&1 || true
-	[ ! -e "$tmp/killed.tar.gz" ] || bad "a report killed before its rename left $tmp/killed.tar.gz"
+	mkdir "$tmp/k"
+	(
+		strace -f -o /dev/null -e trace=rename,renameat,renameat2 -e inject=rename,renameat,renameat2:signal=KILL \
+			"$rdnactl" report --root "$r" --env "$fx/env" --output "$tmp/k/killed.tar.gz" > /dev/null 2>&1 || true
+		true
+	) 2>/dev/null
+	[ ! -e "$tmp/k/killed.tar.gz" ] || bad "a report killed at its rename left $tmp/k/killed.tar.gz"
+	# the kill came at the rename: the whole archive was in its temporary file
+	ls -A "$tmp/k" | grep -q '^\.killed\.tar\.gz\.rdnactl-tmp-' || bad "strace did not stop the report at its rename: $(ls -A "$tmp/k")"
 fi
 [ $fail = 0 ] && echo "report anonymization and output: ok"
 exit $fail
