@@ -48,9 +48,11 @@ TEST_CASE("an environ block is NUL-separated NAME=VALUE entries", "[anonymize][e
 	CHECK(is_environ_block("A=\0\0_B9=x y\0"s));
 	CHECK_FALSE(is_environ_block("FOO=1\nBAR=2\n"s)); // text: no NUL
 	CHECK_FALSE(is_environ_block("\x7f"
-				     "ELF\0\0\0"s));             // binary
-	CHECK_FALSE(is_environ_block("FOO=1\0not an entry\0"s)); // an entry without '='
-	CHECK_FALSE(is_environ_block("9X=1\0"s));                // a name that starts with a digit
+				     "ELF\0\0\0"s));               // binary
+	CHECK_FALSE(is_environ_block("FOO=1\0not an entry\0"s));   // an entry without '='
+	CHECK(is_environ_block("BASH_FUNC_f%%=() {  echo\n}\0"s)); // an exported bash function
+	CHECK_FALSE(is_environ_block("FOO=1\0BAR=2"s));            // the last entry without its NUL
+	CHECK_FALSE(is_environ_block("FOO=1\n\0X=1\n"s));          // a text file with a NUL in it
 	const Environment e = parse_environ("FOO=1\0HSA_OVERRIDE_GFX_VERSION=gfx1031\0"s);
 	REQUIRE(e.vars.size() == 2);
 	CHECK(e.vars[1].value == "gfx1031");

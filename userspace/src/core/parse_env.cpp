@@ -76,13 +76,12 @@ Environment parse_environ(std::string_view bytes)
 
 bool is_environ_block(std::string_view bytes)
 {
-	if (bytes.find('\0') == std::string_view::npos)
+	// The kernel ends every entry, the last one too, with a NUL.
+	if (bytes.empty() || bytes.back() != '\0')
 		return false;
 	std::size_t pos = 0;
 	while (pos < bytes.size()) {
-		std::size_t end = bytes.find('\0', pos);
-		if (end == std::string_view::npos)
-			end = bytes.size();
+		const std::size_t end = bytes.find('\0', pos);
 		const std::string_view entry = bytes.substr(pos, end - pos);
 		pos = end + 1;
 		if (entry.empty())
@@ -90,12 +89,10 @@ bool is_environ_block(std::string_view bytes)
 		const std::size_t eq = entry.find('=');
 		if (eq == std::string_view::npos || eq == 0)
 			return false;
-		for (std::size_t i = 0; i < eq; ++i) {
-			const char c = entry[i];
-			const bool alpha = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '_';
-			if (!alpha && !(i > 0 && c >= '0' && c <= '9'))
+		// Names are printable and without blanks (BASH_FUNC_f%% included).
+		for (char c : entry.substr(0, eq))
+			if (c <= ' ' || c == '\x7f')
 				return false;
-		}
 	}
 	return true;
 }
