@@ -100,6 +100,9 @@ std::string output_error(const std::string &given, const std::string &abs, bool 
 		if (st->type != core::FileType::directory)
 			return fmt::format("--output {}: {} is not a directory", given, dir);
 	}
+	if (auto st = host.stat(abs.substr(1)); st && st->type == core::FileType::directory)
+		return fmt::format("--output {}: is a directory; give a file name (e.g. {}/report.tar.gz)", given,
+				   given);
 	if (!force && host.exists(abs.substr(1)))
 		return fmt::format("--output {}: exists; give another name, or --force to replace it", given);
 	return "";
@@ -174,6 +177,9 @@ int run_report(const ReportOptions &opts, const StatusJson &status_json)
 	io::RootWriter w("/");
 	if (auto e = w.replace(abs.substr(1), bytes, 0644))
 		return fail(fmt::format("--output {}: cannot write: {}", given, e->reason), 3);
+	std::size_t tree_files = 0;
+	for (const auto &[path, e] : p.tree.entries)
+		tree_files += e.kind == machine::CapturedEntry::Kind::file ? 1 : 0;
 	std::printf("rdnactl report: wrote %s (%zu bytes)\n", given.c_str(), bytes.size());
 	std::printf("  MANIFEST      what the archive holds and what was anonymized\n"
 		    "  status.json   rdnactl status --json\n"
@@ -181,7 +187,7 @@ int run_report(const ReportOptions &opts, const StatusJson &status_json)
 		    "  env, args     the environment audited (%s) and the replay's arguments\n"
 		    "  root/         %zu files of the machine's state (replay: rdnactl status --root root --env env "
 		    "$(cat args))\n",
-		    p.env_source.c_str(), p.tree.files_copied);
+		    p.env_source.c_str(), tree_files);
 	if (opts.anonymize)
 		std::printf("User names, host names, home paths and serial numbers are replaced (MANIFEST lists them); "
 			    "--no-anonymize keeps them.\n");
