@@ -52,7 +52,7 @@ run guide-vars.env-sh env "${guide[@]}"
 run validate-list validate --list
 run validate-list-json validate --list --json
 run help --help
-for verb in status env validate history fix coverage explain kernel-check; do
+for verb in status env validate history fix coverage explain kernel-check report; do
 	run "help-$verb" "$verb" --help
 done
 run help-config config --help

@@ -10,7 +10,7 @@
 #   software                  software machine knowledge io core
 #   history                   history software machine knowledge io core
 #   status explain coverage   themselves and the rooms above (core io knowledge
-#   validate config           machine software history)
+#   validate config report    machine software history)
 #   app                       anything
 #
 # A quoted include "room/file.hpp" names its room; a bare one ("model.hpp")
@@ -37,7 +37,7 @@ import os, re, sys
 
 src = sys.argv[1]
 below = ["core", "io", "knowledge", "machine", "software", "history"]
-verbs = ["status", "explain", "coverage", "validate", "config"]
+verbs = ["status", "explain", "coverage", "validate", "config", "report"]
 allowed = {
     "core": {"core"},
     "io": {"io", "core"},

@@ -4,7 +4,7 @@
 # Validate case names and explain ids come from rdnactl itself (--list).
 _rdnactl_config_keys="noretry= vm_fragment_size= mtype_sysmem= mtype_vram= targets= exclude= dry_run= strict=
 amdgpu.noretry= amdgpu.vm_fragment_size= amdgpu.lockup_timeout= amdgpu.gttsize= ttm-limit= validate.user="
-_rdnactl_verbs="status env validate history config fix explain coverage kernel-check help"
+_rdnactl_verbs="status env validate history config fix explain coverage kernel-check report help"
 _rdnactl_machine="--root --env --user"
 
 # The options of a (sub)command: "status", "config set", "" for rdnactl itself.
@@ -12,8 +12,9 @@ _rdnactl_options()
 {
     case $1 in
         "")           echo "--help --version" ;;
-        status)       echo "$_rdnactl_machine --format --json --output --no-coverage --color --help" ;;
-        env)          echo "$_rdnactl_machine --shell --help" ;;
+        status)       echo "$_rdnactl_machine --format --json --output --no-coverage --color --pid --help" ;;
+        env)          echo "$_rdnactl_machine --shell --pid --help" ;;
+        report)       echo "$_rdnactl_machine --pid --output --force --no-anonymize --help" ;;
         coverage)     echo "$_rdnactl_machine --python --gfx --no-system --json --stats --help" ;;
         explain)      echo "--pid $_rdnactl_machine --json --list --no-coverage --check-knowledge --no-overlays --help" ;;
         fix)          echo "$_rdnactl_machine --dry-run --json --no-initramfs --help" ;;
@@ -54,7 +55,7 @@ _rdnactl()
     local sub="" action="" i
     for ((i = 1; i < cword; i++)); do
         case ${words[i]} in
-            status|env|validate|history|fix|coverage|explain|kernel-check) [[ -z $sub ]] && { sub=${words[i]}; break; } ;;
+            status|env|validate|history|fix|coverage|explain|kernel-check|report) [[ -z $sub ]] && { sub=${words[i]}; break; } ;;
             help) [[ -z $sub ]] && { sub=help; break; } ;;
             config) [[ -z $sub ]] && sub=config ;;
             show|set|unset|undo) [[ $sub == config && -z $action ]] && action=${words[i]} ;;

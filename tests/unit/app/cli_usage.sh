@@ -57,7 +57,7 @@ expect 2 "unknown subcommand 'stauts'; did you mean 'status'?" help stauts
 expect 2 "rdnactl: a subcommand is required: status, env" 
 expect 2 "rdnactl config: a subcommand is required: show, set, unset, undo" config
 expect 2 "rdnactl status: unknown option '--jsn'; did you mean '--json'?" status --jsn
-expect 2 "Valid options of 'rdnactl status': --help (-h), --root, --env, --user, --format, --json, --output, --no-coverage, --color" status --frob
+expect 2 "Valid options of 'rdnactl status': --help (-h), --root, --env, --user, --pid, --format, --json, --output, --no-coverage, --color" status --frob
 expect 2 "rdnactl config show: unknown option '--jason'; did you mean '--json'?" config show --jason
 expect 2 "rdnactl: unknown option '--verison'; did you mean '--version'?" --verison
 expect 2 "rdnactl status: unexpected argument 'extra'" status --root "$fx/root" extra

@@ -49,7 +49,8 @@ TEST_CASE("rdnactl status on this machine", "[live]")
 TEST_CASE("live collector and --root=/ collector agree", "[live][agreement]")
 {
 	CollectOptions live;
-	CollectOptions root{std::string("/"), false, std::nullopt, std::nullopt};
+	CollectOptions root;
+	root.live = false; // root "/" read as a tree
 	auto a = collect(live);
 	auto b = collect(root);
 	CHECK(a.collector == CollectorKind::live);

@@ -24,6 +24,7 @@ void add_env_command(CLI::App &app, int *rc)
 	auto *sub = app.add_subcommand("env", "Print the environment exports that `rdnactl status` recommends, each "
 					      "with a one-line comment; nothing when nothing is needed");
 	app::add_machine_options(*sub, args->machine);
+	app::add_pid_option(*sub, args->machine);
 	sub->add_option("--shell", args->shell,
 			"Syntax of the output: sh, bash or zsh (POSIX export/unset, the same lines) or fish "
 			"(set -gx/set -e)")

@@ -53,6 +53,7 @@ void add_status_command(CLI::App &app, int *rc)
 	auto *sub = app.add_subcommand("status", "Report GPUs, driver, rdnafix module, access and environment, with "
 						 "findings (checks: rdnactl(1), CHECKS)");
 	app::add_machine_options(*sub, args->machine);
+	app::add_pid_option(*sub, args->machine);
 	auto *format =
 		sub->add_option("--format", args->format,
 				"Output format: text (the report), json (schema_version 1), prometheus (text "

@@ -14,4 +14,5 @@ void add_fix_command(CLI::App &app, int *rc);
 void add_explain_command(CLI::App &app, int *rc);
 void add_coverage_command(CLI::App &app, int *rc);
 void add_kernel_check_command(CLI::App &app, int *rc);
+void add_report_command(CLI::App &app, int *rc);
 } // namespace rdnafix

@@ -40,7 +40,12 @@ std::string env_file_error(const std::string &file)
 	if (t)
 		return "";
 	const io::FsError &e = t.error();
-	const std::string hint = "give a text file of KEY=VALUE lines or a shell start-up file";
+	// A NUL-separated NAME=VALUE block is an environ file (/proc/PID/environ or a copy of one).
+	if (e.kind == io::FsErrorKind::binary)
+		if (auto b = host.read_bytes(io::absolute_path(file), 1 << 20); b && core::is_environ_block(*b))
+			return "";
+	const std::string hint =
+		"give a text file of KEY=VALUE lines, a shell start-up file or a copy of /proc/PID/environ";
 	switch (e.kind) {
 	case io::FsErrorKind::is_directory:
 		return fmt::format("--env '{}': is a directory; {}", file, hint);
@@ -120,11 +125,15 @@ machine::CollectOptions collect_options(const MachineArgs &args)
 		c.env_file = args.env_file;
 	if (!args.user.empty())
 		c.user = args.user;
+	if (!args.pid.empty())
+		c.pid = std::stoll(args.pid); // checked by pid_error first
 	return c;
 }
 
 std::string machine_args_error(const MachineArgs &args)
 {
+	if (std::string e = pid_error(args); !e.empty())
+		return e;
 	if (!args.env_file.empty())
 		if (std::string e = env_file_error(args.env_file); !e.empty())
 			return e;

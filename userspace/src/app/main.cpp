@@ -48,6 +48,7 @@ void build_command_line(CLI::App &app, int *rc, std::vector<std::string> &topic)
 	rdnafix::add_explain_command(app, rc);
 	rdnafix::add_coverage_command(app, rc);
 	rdnafix::add_kernel_check_command(app, rc);
+	rdnafix::add_report_command(app, rc);
 	auto *help = app.add_subcommand("help", "Show the help of a subcommand: rdnactl help status, rdnactl help "
 						"config set");
 	help->add_option("VERB", topic, "The subcommand (and its subcommand) to explain");

@@ -266,6 +266,10 @@ Environment parse_env_file(std::string_view text);
 
 // /proc/<pid>/environ: NUL-separated "KEY=VALUE" entries.
 Environment parse_environ(std::string_view bytes);
+// Whether `bytes` has the form of /proc/<pid>/environ (or a copy of it:
+// `cat /proc/PID/environ > file`): entries that each end in a NUL, each a
+// NAME=VALUE with a non-empty name of printable characters without blanks.
+bool is_environ_block(std::string_view bytes);
 
 // ----------------------------------------------- HSA / HIP variables ---
 

@@ -74,6 +74,29 @@ Environment parse_environ(std::string_view bytes)
 	return env;
 }
 
+bool is_environ_block(std::string_view bytes)
+{
+	// The kernel ends every entry, the last one too, with a NUL.
+	if (bytes.empty() || bytes.back() != '\0')
+		return false;
+	std::size_t pos = 0;
+	while (pos < bytes.size()) {
+		const std::size_t end = bytes.find('\0', pos);
+		const std::string_view entry = bytes.substr(pos, end - pos);
+		pos = end + 1;
+		if (entry.empty())
+			continue;
+		const std::size_t eq = entry.find('=');
+		if (eq == std::string_view::npos || eq == 0)
+			return false;
+		// Names are printable and without blanks (BASH_FUNC_f%% included).
+		for (char c : entry.substr(0, eq))
+			if (c <= ' ' || c == '\x7f')
+				return false;
+	}
+	return true;
+}
+
 Result<GfxTarget> parse_hsa_override(std::string_view value)
 {
 	constexpr std::string_view valid =

@@ -113,7 +113,7 @@ Snapshot collect(const CollectOptions &o)
 			user = sudo->user;
 	}
 	detail::collect_access(fs, s.access, s.devices, user);
-	s.environment = detail::collect_environment(o.env_file, sudo, o.variables);
+	s.environment = detail::collect_environment(fs, o.env_file, o.pid, sudo, o.variables);
 	for (const auto &n : o.variable_notes)
 		s.environment.unreadable.push_back({"variables", n.file, n.what});
 	detail::collect_platform(fs, s);

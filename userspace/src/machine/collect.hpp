@@ -15,7 +15,8 @@ namespace rdnafix::machine {
 struct CollectOptions {
 	std::string root = "/";
 	bool live = true;                    // devices via libudev + libdrm (only with root "/")
-	std::optional<std::string> env_file; // --env FILE (a host path)
+	std::optional<std::string> env_file; // --env FILE (a host path; NUL-separated: an environ file)
+	std::optional<long long> pid;        // --pid PID: <root>/proc/PID/environ is the environment
 	std::optional<std::string> user;     // --user NAME
 	bool all_amdgpu_params = false;      // also list every amdgpu parameter (Driver::amdgpu_all_params)
 	// The variables table of the knowledge base (machine/variables.hpp,

@@ -79,17 +79,42 @@ std::optional<SudoContext> detect_sudo()
 	return ctx;
 }
 
-Environment collect_environment(const std::optional<std::string> &file, const std::optional<SudoContext> &sudo,
+Environment collect_environment(io::RootFs &fs, const std::optional<std::string> &file, std::optional<long long> pid,
+				const std::optional<SudoContext> &sudo,
 				const std::shared_ptr<const core::VarTable> &table)
 {
 	const core::VarTable empty;
 	const core::VarTable &t = table ? *table : empty;
+	if (pid) {
+		// --pid: the environment the process really has (the arguments were
+		// checked before: a read that fails now is an unreadable item).
+		const std::string rel = "proc/" + std::to_string(*pid) + "/environ";
+		auto bytes = fs.read_bytes(rel, 4u << 20);
+		Environment e;
+		if (!bytes) {
+			e.source = "pid " + std::to_string(*pid);
+			e.table = table ? table : std::make_shared<const core::VarTable>();
+			e.unreadable.push_back({"environment", "/" + rel, bytes.error().reason()});
+		} else {
+			e = build_environment(core::parse_environ(*bytes), "pid " + std::to_string(*pid), table);
+		}
+		if (sudo)
+			e.sudo_user = sudo->user;
+		return e;
+	}
 	if (file) {
 		std::string abs = io::absolute_path(*file);
 		io::RootFs host("/");
 		auto text = host.read_text(abs, {.max_bytes = 1 << 20, .allow_empty = true});
+		// A copy of /proc/PID/environ (NUL-separated) is an environment too.
+		std::optional<core::Environment> environ_block;
+		if (!text && text.error().kind == io::FsErrorKind::binary)
+			if (auto b = host.read_bytes(abs, 1 << 20); b && core::is_environ_block(*b))
+				environ_block = core::parse_environ(*b);
 		Environment e;
-		if (!text) {
+		if (environ_block) {
+			e = build_environment(*environ_block, *file, table);
+		} else if (!text) {
 			e.source = *file;
 			e.table = table ? table : std::make_shared<const core::VarTable>();
 			e.unreadable.push_back({"environment", *file, text.error().reason()});

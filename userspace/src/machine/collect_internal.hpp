@@ -89,7 +89,8 @@ void collect_hwfacts(io::RootFs &fs, Snapshot &s);
 
 // collect_env.cpp: this process's environment, the --env file, or under sudo
 // the environment of the sudo call.
-Environment collect_environment(const std::optional<std::string> &file, const std::optional<SudoContext> &sudo,
+Environment collect_environment(io::RootFs &fs, const std::optional<std::string> &file, std::optional<long long> pid,
+				const std::optional<SudoContext> &sudo,
 				const std::shared_ptr<const core::VarTable> &table);
 
 } // namespace rdnafix::machine::detail

@@ -84,15 +84,27 @@ std::vector<knowledge::KnownBad> load_known_bad(const std::vector<knowledge::Sou
 	return base.known_bad;
 }
 
-int run_status(const StatusOptions &opts)
+namespace {
+
+struct Rendered {
+	std::string out;
+	bool nothing_readable = false;
+	std::string nothing_readable_reason;
+	int rc = 0;
+};
+
+Rendered render(const StatusOptions &opts)
 {
 	auto snap = machine::collect(opts.machine);
 	// Nothing readable: the reason once, on stderr; the text report would
 	// only repeat the root.  JSON and Prometheus still write their object
 	// (exit_code 2, rdnafix_status_success 0) for the programs that read them.
 	if (snap.nothing_readable && opts.format == Format::text) {
-		std::fprintf(stderr, "rdnactl status: %s\n", snap.nothing_readable_reason.c_str());
-		return 2;
+		Rendered nothing;
+		nothing.nothing_readable = true;
+		nothing.nothing_readable_reason = snap.nothing_readable_reason;
+		nothing.rc = 2;
+		return nothing;
 	}
 	auto verdicts = assess(snap);
 	// The software picture, once: the coverage scan and the stack.
@@ -110,27 +122,48 @@ int run_status(const StatusOptions &opts)
 	LastValidation validation;
 	if (!snap.nothing_readable)
 		validation = read_last_validation(snap, sw, validation_databases(opts.machine.root));
-	std::string out;
+	Rendered r;
 	if (opts.format == Format::json)
-		out = to_json(snap, verdicts, findings, validation)
-			      .dump(2, ' ', false, nlohmann::json::error_handler_t::replace) +
-		      "\n";
+		r.out = to_json(snap, verdicts, findings, validation)
+				.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) +
+			"\n";
 	else if (opts.format == Format::prometheus)
-		out = render_prometheus(snap, verdicts, findings, validation, now);
+		r.out = render_prometheus(snap, verdicts, findings, validation, now);
 	else
-		out = render_text(snap, verdicts, findings, validation,
-				  opts.output.empty() && want_colour(opts.colour));
-	if (opts.output.empty()) {
-		print(out);
-	} else if (auto err = write_output(opts.output, out); !err.empty()) {
+		r.out = render_text(snap, verdicts, findings, validation,
+				    opts.output.empty() && want_colour(opts.colour));
+	r.nothing_readable = snap.nothing_readable;
+	r.nothing_readable_reason = snap.nothing_readable_reason;
+	r.rc = snap.nothing_readable ? 2 : exit_code_for(findings);
+	return r;
+}
+
+} // namespace
+
+std::string render_status(const StatusOptions &opts, int *rc)
+{
+	Rendered r = render(opts);
+	if (rc)
+		*rc = r.rc;
+	return std::move(r.out);
+}
+
+int run_status(const StatusOptions &opts)
+{
+	const Rendered r = render(opts);
+	if (r.out.empty()) {
+		// nothing to write: the reason follows on stderr
+	} else if (opts.output.empty()) {
+		print(r.out);
+	} else if (auto err = write_output(opts.output, r.out); !err.empty()) {
 		std::fprintf(stderr, "rdnactl status: %s\n", err.c_str());
 		return 2;
 	}
-	if (snap.nothing_readable) {
-		std::fprintf(stderr, "rdnactl status: %s\n", snap.nothing_readable_reason.c_str());
+	if (r.nothing_readable) {
+		std::fprintf(stderr, "rdnactl status: %s\n", r.nothing_readable_reason.c_str());
 		return 2;
 	}
-	return exit_code_for(findings);
+	return r.rc;
 }
 
 int run_env(const EnvOptions &opts)

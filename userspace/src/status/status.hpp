@@ -31,6 +31,9 @@ struct StatusOptions {
 // metrics) on stdout or into opts.output.  A file that cannot be written is
 // exit code 2 with the reason on stderr.
 int run_status(const StatusOptions &opts);
+// The report run_status prints, as a string (opts.output is ignored); *rc
+// (optional) gets run_status's exit code.  `rdnactl report` keeps the JSON.
+std::string render_status(const StatusOptions &opts, int *rc = nullptr);
 // The known-bad versions table of `builtin` (and the overlay directories).
 std::vector<knowledge::KnownBad> load_known_bad(const std::vector<knowledge::SourceText> &builtin, bool overlays);
 
