@@ -13,6 +13,7 @@ namespace {
 struct EnvArgs {
 	app::MachineArgs machine;
 	std::string shell = "sh";
+	bool json = false;
 };
 
 } // namespace
@@ -26,6 +27,9 @@ void add_env_command(CLI::App &app, int *rc)
 	sub->add_option("--shell", args->shell, "Syntax of the output: sh (export/unset) or fish (set -gx/set -e)")
 		->check(CLI::IsMember({"sh", "fish"}))
 		->type_name("SHELL");
+	sub->add_flag("--json", args->json,
+		      "Print JSON (schema_version 1): each change with its sh and fish line, and every set "
+		      "variable judged");
 	sub->footer("Exit codes: 0 printed (possibly nothing to set), 2 rdnactl could not run.");
 	sub->callback([args, rc] {
 		if (!app::machine_args_ok(args->machine, "env", rc))
@@ -33,6 +37,7 @@ void add_env_command(CLI::App &app, int *rc)
 		status::EnvOptions o;
 		o.machine = app::collect_options(args->machine);
 		o.shell = args->shell == "fish" ? status::Shell::fish : status::Shell::sh;
+		o.json = args->json;
 		*rc = status::run_env(o);
 	});
 }
