@@ -140,6 +140,7 @@ std::string render_json(const Report &r)
 	ordered_json j;
 	j["schema_version"] = 1;
 	j["rdnactl_version"] = RDNAFIX_VERSION;
+	j["exit_code"] = r.errors() > 0 ? 1 : 0; // run_explain's
 	j["input"] = r.input;
 	j["lines"] = r.lines;
 	j["bytes"] = r.bytes;
