@@ -1,7 +1,7 @@
 #!/bin/bash
 # Every --json document of rdnactl validated against its published JSON Schema
 # (docs/schema/<name>.json, draft 2020-12) with Debian's python3-jsonschema:
-# status, env, coverage, fix --dry-run, config show and config set --dry-run on
+# status, env, coverage, fix --dry-run, config show, set, unset and undo (--dry-run) on
 # every fixture machine; explain on every real log of tests/fixtures/logs and
 # every catalogue entry, explain --list; validate (hidden CPU self-test cases
 # and a not-run run), validate --list, validate --if-stack-changed, and history
@@ -53,6 +53,8 @@ for fx in "$TOP"/tests/fixtures/*/; do
 	doc fix "0 1 2" "$RDNACTL" fix "${m[@]}" --dry-run --json
 	doc config-show "0 1" "$RDNACTL" config show --root "$fx/root" --json
 	doc config-result "0 1 2" "$RDNACTL" config set --root "$fx/root" --dry-run --json amdgpu.noretry=1
+	doc config-result "0 1 2" "$RDNACTL" config unset --root "$fx/root" --dry-run --json amdgpu.noretry
+	doc config-result "0 1 2" "$RDNACTL" config undo --root "$fx/root" --dry-run --json
 	doc explain "0 1" "$RDNACTL" explain "${m[@]}" --json "$TOP/tests/fixtures/logs/therock-2707-invalid-argument.txt"
 	rel=$(cat "$fx/root/proc/sys/kernel/osrelease" 2>/dev/null)
 	[ -n "$rel" ] && doc kernel-check "0 1 2" "$RDNACTL" kernel-check --root "$fx/root" --json "$rel"
