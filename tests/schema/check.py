@@ -24,6 +24,10 @@ except ImportError:
     sys.exit(2)
 
 
+class Pairs(list):
+    """A JSON object as its (key, value) pairs, in document order."""
+
+
 def closed(schema):
     s = copy.deepcopy(schema)
 
@@ -72,14 +76,14 @@ def main():
         used[name] += 1
         try:
             with open(doc_path, encoding="utf-8") as f:
-                pairs_doc = json.load(f, object_pairs_hook=lambda kv: kv)
+                pairs_doc = json.load(f, object_pairs_hook=Pairs)
             with open(doc_path, encoding="utf-8") as f:
                 doc = json.load(f)
         except ValueError as e:
             print(f"FAIL {doc_path} ({name}): not JSON: {e}")
             failures += 1
             continue
-        keys = [k for k, _ in pairs_doc] if isinstance(pairs_doc, list) else []
+        keys = [k for k, _ in pairs_doc] if isinstance(pairs_doc, Pairs) else []
         if keys[:2] != ["schema_version", "rdnactl_version"]:
             print(f"FAIL {doc_path} ({name}): the first keys are {keys[:2]}, not schema_version, rdnactl_version")
             failures += 1
