@@ -71,7 +71,7 @@ run "status" "rdnactl help st"
 run "set" "rdnactl help config se"
 run "help" "rdnactl hel"
 if [[ -n $rdnactl ]]; then
-	ids=$(rdnactl explain --list --json | python3 -c 'import json,sys; print(" ".join(e["id"] for e in json.load(sys.stdin) if e["id"].startswith("RDNA-LOG-01")))')
+	ids=$(rdnactl explain --list --json | python3 -c 'import json,sys; print(" ".join(e["id"] for e in json.load(sys.stdin)["entries"] if e["id"].startswith("RDNA-LOG-01")))')
 	run "$ids" "rdnactl explain RDNA-LOG-01"
 	cases=$(rdnactl validate --list | grep -o '^conv\.resnet50-conv1[^ ]*' | tr '\n' ' ')
 	cases=${cases% }

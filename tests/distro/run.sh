@@ -149,7 +149,7 @@ check_status() {
 check_explain() {
 	local s=$1 r=$2 log want got n
 	n=$(in_root "$r" /rdnafix/build/rdnactl explain --list --json --no-overlays 2>/dev/null |
-		python3 -c 'import json,sys; print(len(json.load(sys.stdin)))' 2>/dev/null || echo 0)
+		python3 -c 'import json,sys; print(len(json.load(sys.stdin)["entries"]))' 2>/dev/null || echo 0)
 	if [[ $n -ge 60 ]]; then
 		pass "[$s] explain --list --json: $n signatures"
 	else

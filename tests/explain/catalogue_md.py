@@ -34,7 +34,7 @@ def first_log(top, eid):
 def table(rdnactl, top):
     env = dict(os.environ, RDNAFIX_KNOWLEDGE_DIRS="")
     entries = json.loads(subprocess.run([rdnactl, "explain", "--list", "--json", "--no-overlays"], check=True,
-                                        capture_output=True, env=env).stdout)
+                                        capture_output=True, env=env).stdout)["entries"]
     rows = ["| id | kind | severity | title | a real log (tests/explain/corpus/&lt;id&gt;/) |", "|---|---|---|---|---|"]
     for e in entries:
         name, url = first_log(top, e["id"])

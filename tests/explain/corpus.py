@@ -47,7 +47,7 @@ def main():
     root = os.path.join(top, "tests/fixtures/no-amd-gpu/root")
     env = dict(os.environ, RDNAFIX_KNOWLEDGE_DIRS="")
     listed = json.loads(subprocess.run([rdnactl, "explain", "--list", "--json", "--no-overlays"], check=True,
-                                       capture_output=True, env=env).stdout)
+                                       capture_output=True, env=env).stdout)["entries"]
     entry_ids = [e["id"] for e in listed]
     fail, logs, threads = [], 0, set()
     with_log = set()

@@ -180,7 +180,9 @@ sources = ["https://example.org/site-report"]
 
         # 6. --list --json
         p = run([rdnactl, "explain", "--list", "--json", "--no-overlays"])
-        entries = json.loads(p.stdout)
+        doc = json.loads(p.stdout)
+        entries = doc["entries"]
+        check(doc["schema_version"] == 1 and doc["count"] == len(entries), f"--list --json: schema_version 1, count {doc['count']}")
         check(len(entries) >= 60 and all(e["example_lines"] >= 1 and e["kind"] and e["id"] for e in entries),
               f"--list --json: {len(entries)} entries, each with id, kind and example lines")
     print(f"{len(FAIL)} failure(s)")

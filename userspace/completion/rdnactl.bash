@@ -13,7 +13,7 @@ _rdnactl_options()
     case $1 in
         "")           echo "--help --version" ;;
         status)       echo "$_rdnactl_machine --format --json --output --no-coverage --color --pid --help" ;;
-        env)          echo "$_rdnactl_machine --shell --pid --help" ;;
+        env)          echo "$_rdnactl_machine --shell --json --pid --help" ;;
         report)       echo "$_rdnactl_machine --pid --output --force --no-anonymize --help" ;;
         coverage)     echo "$_rdnactl_machine --python --gfx --no-system --json --stats --help" ;;
         explain)      echo "--pid $_rdnactl_machine --json --list --no-coverage --check-knowledge --no-overlays --help" ;;

@@ -14,6 +14,7 @@ namespace {
 struct EnvArgs {
 	app::MachineArgs machine;
 	std::string shell = "sh";
+	bool json = false;
 };
 
 } // namespace
@@ -30,6 +31,9 @@ void add_env_command(CLI::App &app, int *rc)
 			"(set -gx/set -e)")
 		->check(one_of({"sh", "bash", "zsh", "fish"}))
 		->type_name("SHELL");
+	sub->add_flag("--json", args->json,
+		      "Print JSON (schema_version 1): each change with its sh and fish line, and every set "
+		      "variable judged");
 	sub->footer("Exit codes: 0 printed (possibly nothing to set), 2 rdnactl could not run.");
 	sub->callback([args, rc] {
 		if (!app::machine_args_ok(args->machine, "env", rc))
@@ -37,6 +41,7 @@ void add_env_command(CLI::App &app, int *rc)
 		status::EnvOptions o;
 		o.machine = app::collect_options(args->machine);
 		o.shell = args->shell == "fish" ? status::Shell::fish : status::Shell::sh;
+		o.json = args->json;
 		*rc = status::run_env(o);
 	});
 }

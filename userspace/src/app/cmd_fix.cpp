@@ -6,6 +6,8 @@
 
 #include "machine/collect.hpp"
 
+#include "rdnafix_version.hpp"
+
 #include <cstdio>
 #include <fmt/format.h>
 #include <iostream>
@@ -53,13 +55,20 @@ int run_fix(const FixArgs &args, const std::string &invocation)
 		o.invocation = invocation;
 		rc = config::apply_changes(o, plan.modules, plan.cmdline, args.json ? applied : std::cout, std::cerr);
 	}
+	if (rc == 0 && !plan.instructions.empty())
+		rc = 1;
 	if (args.json) {
 		nlohmann::ordered_json doc;
+		doc["schema_version"] = 1;
+		doc["rdnactl_version"] = RDNAFIX_VERSION;
+		doc["root"] = args.machine.root.empty() ? "/" : args.machine.root;
+		doc["dry_run"] = args.dry_run;
+		doc["exit_code"] = rc;
 		doc["applied_findings"] = plan.applied_by;
 		doc["boot_configuration"] = changes ? nlohmann::ordered_json::parse(applied.str(), nullptr, false)
 						    : nlohmann::ordered_json(nullptr);
 		doc["instructions"] = instructions_json(plan);
-		std::cout << doc.dump(2) << '\n';
+		std::cout << doc.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) << '\n';
 	} else {
 		if (!changes)
 			std::cout << "Boot configuration: nothing to change.\n";
@@ -70,8 +79,6 @@ int run_fix(const FixArgs &args, const std::string &invocation)
 							 in.subject.empty() ? "" : " " + in.subject, in.text);
 		}
 	}
-	if (rc == 0 && !plan.instructions.empty())
-		rc = 1;
 	return rc;
 }
 

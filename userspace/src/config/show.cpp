@@ -9,6 +9,8 @@
 #include "machine/collect.hpp"
 #include "machine/settings.hpp"
 
+#include "rdnafix_version.hpp"
+
 #include <algorithm>
 
 #include <fmt/format.h>
@@ -42,9 +44,9 @@ std::optional<std::string> live_value(const machine::Snapshot &s, const std::str
 	return std::nullopt;
 }
 
-nlohmann::json opt(const std::optional<std::string> &v)
+nlohmann::ordered_json opt(const std::optional<std::string> &v)
 {
-	return v ? nlohmann::json(*v) : nlohmann::json(nullptr);
+	return v ? nlohmann::ordered_json(*v) : nlohmann::ordered_json(nullptr);
 }
 
 struct Row {
@@ -97,23 +99,34 @@ int show_config(const ShowOptions &o, std::ostream &out, std::ostream &err)
 	const bool present = std::any_of(s.boot.owned.begin(), s.boot.owned.end(),
 					 [&](const auto &f) { return f.path == owned_path && f.exists; });
 	if (o.json) {
-		nlohmann::json j{{"schema_version", 1}, {"file", "/" + owned_path}, {"present", present}};
-		j["settings"] = nlohmann::json::array();
+		nlohmann::ordered_json j{{"schema_version", 1},      {"rdnactl_version", RDNAFIX_VERSION},
+					 {"root", o.root},           {"exit_code", remains ? 1 : 0},
+					 {"file", "/" + owned_path}, {"present", present}};
+		j["settings"] = nlohmann::ordered_json::array();
 		for (const auto &r : rows) {
 			const auto *st = r.set;
 			j["settings"].push_back(
 				{{"key", r.key},
-				 {"configured", st && st->modprobe ? nlohmann::json(st->modprobe->value) : nullptr},
-				 {"source", st && st->modprobe ? nlohmann::json(where(*st->modprobe)) : nullptr},
+				 {"configured",
+				  st && st->modprobe ? nlohmann::ordered_json(st->modprobe->value) : nullptr},
+				 {"source",
+				  st && st->modprobe ? nlohmann::ordered_json(where(*st->modprobe)) : nullptr},
 				 {"owned", st && st->owned},
 				 {"next_boot", st ? opt(st->next_boot) : nullptr},
-				 {"next_boot_source", r.next_source.empty() ? nullptr : nlohmann::json(r.next_source)},
+				 {"next_boot_source",
+				  r.next_source.empty() ? nullptr : nlohmann::ordered_json(r.next_source)},
 				 {"cmdline_now",
-				  st && st->cmdline_now ? nlohmann::json(st->cmdline_now->value) : nullptr},
+				  st && st->cmdline_now ? nlohmann::ordered_json(st->cmdline_now->value) : nullptr},
 				 {"live", opt(r.live)},
-				 {"state", st ? nlohmann::json(machine::to_string(st->state)) : nullptr}});
+				 {"state", st ? nlohmann::ordered_json(machine::to_string(st->state)) : nullptr}});
 		}
-		j["conflicts"] = nlohmann::json::array();
+		j["service"] = {{"key", kValidateUserKey},
+				{"file", fmt::format("/{}", kValidateDropin)},
+				{"present", dropin_file.has_value()},
+				{"user", opt(dropin.user)},
+				{"groups", dropin.groups},
+				{"error", de.message.empty() ? nullptr : nlohmann::ordered_json(de.message)}};
+		j["conflicts"] = nlohmann::ordered_json::array();
 		for (const auto &x : conflicts)
 			j["conflicts"].push_back({{"key", x.key},
 						  {"configured", opt(x.owned)},
@@ -121,13 +134,7 @@ int show_config(const ShowOptions &o, std::ostream &out, std::ostream &err)
 						  {"source", x.source},
 						  {"remains", x.remains},
 						  {"why", x.why}});
-		j["service"] = {{"key", kValidateUserKey},
-				{"file", fmt::format("/{}", kValidateDropin)},
-				{"present", dropin_file.has_value()},
-				{"user", opt(dropin.user)},
-				{"groups", dropin.groups},
-				{"error", de.message.empty() ? nullptr : nlohmann::json(de.message)}};
-		out << j.dump(2) << "\n";
+		out << j.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) << "\n";
 		return remains ? 1 : 0;
 	}
 	fmt::print(out, "Managed file: /{} ({})\n\n", owned_path, present ? "present" : "absent");

@@ -10,6 +10,8 @@
 
 #include <fmt/format.h>
 
+#include "rdnafix_version.hpp"
+
 #include <cstdio>
 
 namespace rdnafix::coverage {
@@ -20,6 +22,21 @@ int usage(const std::string &message)
 {
 	std::fprintf(stderr, "rdnactl coverage: %s\n", core::terminal_safe(message).c_str());
 	return 2;
+}
+
+// `coverage --json`: the identity keys first (schema_version, rdnactl_version,
+// root, exit_code), then the scan's own object (software/render_json.cpp).
+nlohmann::ordered_json document(const Report &r, const std::string &root)
+{
+	nlohmann::ordered_json j;
+	j["schema_version"] = 1;
+	j["rdnactl_version"] = RDNAFIX_VERSION;
+	j["root"] = root.empty() ? "/" : root;
+	j["exit_code"] = exit_code_for(r);
+	auto body = to_json(r);
+	for (auto it = body.begin(); it != body.end(); ++it)
+		j[it.key()] = std::move(it.value());
+	return j;
 }
 
 } // namespace
@@ -69,8 +86,11 @@ int run_coverage(const CoverageOptions &opts)
 						 opts.scan.paths[i], detail::file_type_phrase(st->type)));
 	}
 	Report r = scan(fs, snap, so);
-	std::string out = opts.json ? to_json(r).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n"
-				    : render_text(r, opts.machine.root);
+	std::string out =
+		opts.json
+			? document(r, opts.machine.root).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) +
+				  "\n"
+			: render_text(r, opts.machine.root);
 	std::fwrite(out.data(), 1, out.size(), stdout);
 	if (opts.stats)
 		std::fprintf(stderr,

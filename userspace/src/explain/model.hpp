@@ -189,5 +189,7 @@ std::string render_text(const Report &r);
 std::string render_json(const Report &r);
 std::string render_entry_text(const knowledge::Entry &s);
 std::string render_entry_json(const knowledge::Entry &s);
+// `explain --list --json`: {schema_version, rdnactl_version, count, entries[]}.
+std::string render_catalogue_json(const std::vector<knowledge::Entry> &entries);
 
 } // namespace rdnafix::explain

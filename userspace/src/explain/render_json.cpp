@@ -114,9 +114,25 @@ ordered_json entry_json(const knowledge::Entry &s)
 
 } // namespace
 
+// One entry (`explain RDNA-LOG-NNN --json`): the identity keys, then the entry.
 std::string render_entry_json(const knowledge::Entry &s)
 {
-	return dump(entry_json(s));
+	ordered_json j{{"schema_version", 1}, {"rdnactl_version", RDNAFIX_VERSION}};
+	ordered_json body = entry_json(s);
+	for (auto it = body.begin(); it != body.end(); ++it)
+		j[it.key()] = std::move(it.value());
+	return dump(std::move(j));
+}
+
+std::string render_catalogue_json(const std::vector<knowledge::Entry> &entries)
+{
+	ordered_json list = ordered_json::array();
+	for (const auto &s : entries)
+		list.push_back(entry_json(s));
+	return dump({{"schema_version", 1},
+		     {"rdnactl_version", RDNAFIX_VERSION},
+		     {"count", entries.size()},
+		     {"entries", std::move(list)}});
 }
 
 std::string render_json(const Report &r)
@@ -124,6 +140,7 @@ std::string render_json(const Report &r)
 	ordered_json j;
 	j["schema_version"] = 1;
 	j["rdnactl_version"] = RDNAFIX_VERSION;
+	j["exit_code"] = r.errors() > 0 ? 1 : 0; // run_explain's
 	j["input"] = r.input;
 	j["lines"] = r.lines;
 	j["bytes"] = r.bytes;

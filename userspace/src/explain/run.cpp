@@ -128,13 +128,7 @@ std::optional<machine::Environment> pid_environment(long long pid, std::string *
 int print_catalogue(const knowledge::Base &base, bool json)
 {
 	if (json) {
-		std::string out = "[\n";
-		bool first = true;
-		for (const auto &s : base.entries) {
-			out += (first ? "" : ",\n") + render_entry_json(s);
-			first = false;
-		}
-		print(out + "]\n");
+		print(render_catalogue_json(base.entries));
 		return 0;
 	}
 	for (const auto &s : base.entries)

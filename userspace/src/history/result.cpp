@@ -13,7 +13,7 @@ constexpr std::pair<Status, const char *> kStatusNames[] = {{Status::pass, "pass
 							    {Status::skip, "skip"}, {Status::crash, "crash"},
 							    {Status::hang, "hang"}, {Status::error, "error"}};
 
-void put_opt(nlohmann::json &j, const char *key, const std::optional<double> &v)
+template <class Json> void put_opt(Json &j, const char *key, const std::optional<double> &v)
 {
 	if (v)
 		j[key] = *v;
@@ -43,6 +43,52 @@ std::optional<double> get_opt(const nlohmann::json &j, const char *key)
 		throw std::runtime_error(fmt::format("field '{}' is not a number", key));
 	return j[key].get<double>();
 }
+
+// nlohmann::json for the history store, ordered_json (the keys in this order)
+// for what validate prints.
+template <class Json> void case_to_json(Json &j, const CaseResult &r)
+{
+	j = Json::object();
+	j["name"] = text(r.name);
+	j["status"] = status_name(r.status);
+	if (!r.reason.empty())
+		j["reason"] = text(r.reason);
+	put_opt(j, "max_abs", r.max_abs);
+	put_opt(j, "max_rel", r.max_rel);
+	put_opt(j, "rms_range", r.rms_range);
+	put_opt(j, "gflops", r.gflops);
+	put_opt(j, "gbs", r.gbs);
+	j["seconds"] = r.seconds;
+	if (!r.details.is_null())
+		j["details"] = r.details;
+	if (!r.kernel_log.empty() || !r.kernel_log_note.empty()) {
+		auto &kl = j["kernel_log"];
+		kl = Json::array();
+		for (const auto &e : r.kernel_log) {
+			Json ev{{"kind", log_kind_name(e.kind)}, {"text", text(e.text)}};
+			if (e.fault) {
+				const auto &f = *e.fault;
+				ev["decoded"] = {{"register", f.reg},
+						 {"raw", fmt::format("0x{:08X}", f.raw)},
+						 {"cid", f.cid},
+						 {"client", f.client},
+						 {"more_faults", f.more_faults},
+						 {"walker_error", f.walker_error},
+						 {"permission_faults", f.permission_faults},
+						 {"mapping_error", f.mapping_error},
+						 {"rw", f.write ? "write" : "read"},
+						 {"vmid", f.vmid},
+						 {"explain", f.explain()}};
+			}
+			kl.push_back(std::move(ev));
+		}
+		if (!r.kernel_log_note.empty())
+			j["kernel_log_note"] = text(r.kernel_log_note);
+	}
+	if (!r.output_tail.empty())
+		j["output_tail"] = tail_text(r.output_tail);
+}
+
 } // namespace
 
 const char *status_name(Status s)
@@ -68,45 +114,12 @@ bool is_failure(Status s)
 
 void to_json(nlohmann::json &j, const CaseResult &r)
 {
-	j = nlohmann::json::object();
-	j["name"] = text(r.name);
-	j["status"] = status_name(r.status);
-	if (!r.reason.empty())
-		j["reason"] = text(r.reason);
-	put_opt(j, "max_abs", r.max_abs);
-	put_opt(j, "max_rel", r.max_rel);
-	put_opt(j, "rms_range", r.rms_range);
-	put_opt(j, "gflops", r.gflops);
-	put_opt(j, "gbs", r.gbs);
-	j["seconds"] = r.seconds;
-	if (!r.details.is_null())
-		j["details"] = r.details;
-	if (!r.kernel_log.empty() || !r.kernel_log_note.empty()) {
-		auto &kl = j["kernel_log"];
-		kl = nlohmann::json::array();
-		for (const auto &e : r.kernel_log) {
-			nlohmann::json ev{{"kind", log_kind_name(e.kind)}, {"text", text(e.text)}};
-			if (e.fault) {
-				const auto &f = *e.fault;
-				ev["decoded"] = {{"register", f.reg},
-						 {"raw", fmt::format("0x{:08X}", f.raw)},
-						 {"cid", f.cid},
-						 {"client", f.client},
-						 {"more_faults", f.more_faults},
-						 {"walker_error", f.walker_error},
-						 {"permission_faults", f.permission_faults},
-						 {"mapping_error", f.mapping_error},
-						 {"rw", f.write ? "write" : "read"},
-						 {"vmid", f.vmid},
-						 {"explain", f.explain()}};
-			}
-			kl.push_back(std::move(ev));
-		}
-		if (!r.kernel_log_note.empty())
-			j["kernel_log_note"] = text(r.kernel_log_note);
-	}
-	if (!r.output_tail.empty())
-		j["output_tail"] = tail_text(r.output_tail);
+	case_to_json(j, r);
+}
+
+void to_json(nlohmann::ordered_json &j, const CaseResult &r)
+{
+	case_to_json(j, r);
 }
 
 void from_json(const nlohmann::json &j, CaseResult &r)

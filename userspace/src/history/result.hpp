@@ -41,6 +41,7 @@ Tally tally(const std::vector<CaseResult> &results);
 // The case child's reply to the parent (one JSON object on fd 3), also the
 // "cases" entries of `validate --json` and the kernel_log column of history.
 void to_json(nlohmann::json &j, const CaseResult &r);
+void to_json(nlohmann::ordered_json &j, const CaseResult &r);
 // Throws std::runtime_error with a message naming the bad field.
 void from_json(const nlohmann::json &j, CaseResult &r);
 

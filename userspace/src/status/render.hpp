@@ -54,6 +54,14 @@ std::vector<std::string> coverage_lines(const Assessment &a);
 
 // `rdnactl env`: shell lines.
 std::string render_env(const std::vector<Export> &exports, Shell shell);
+// One export as a line of `shell` without the newline; "" when the name is
+// not a shell variable name (never emitted as code).
+std::string export_line(const Export &e, Shell shell);
+// `rdnactl env --json` (render_env_json.cpp, docs/schema/env.json).
+nlohmann::ordered_json env_json(const Snapshot &s, const Assessment &a, const std::vector<Export> &exports);
+// The `judged` array of status's `environment` and of `env --json`: each set
+// variable with its verdict and the variables table's row (null: no row).
+nlohmann::ordered_json judged_json(const Assessment &a);
 // The word of a variable's verdict ("in effect", "slow debug switch", "unknown" ...).
 std::string_view verdict_word(VarVerdict v);
 // Under sudo: comment lines (valid sh and fish) saying whose environment the

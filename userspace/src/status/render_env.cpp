@@ -53,6 +53,16 @@ std::string fish_quote(std::string_view v)
 
 } // namespace
 
+std::string export_line(const Export &e, Shell shell)
+{
+	if (!shell_name(e.name))
+		return "";
+	if (shell == Shell::fish)
+		return e.unset ? fmt::format("set -e {}", e.name)
+			       : fmt::format("set -gx {} {}", e.name, fish_quote(e.value));
+	return e.unset ? fmt::format("unset {}", e.name) : fmt::format("export {}={}", e.name, sh_quote(e.value));
+}
+
 std::string render_env(const std::vector<Export> &exports, Shell shell)
 {
 	std::string o;
@@ -65,12 +75,7 @@ std::string render_env(const std::vector<Export> &exports, Shell shell)
 						 e.name, e.unset ? "remove" : "set"));
 			continue;
 		}
-		if (shell == Shell::fish)
-			o += e.unset ? fmt::format("set -e {}\n", e.name)
-				     : fmt::format("set -gx {} {}\n", e.name, fish_quote(e.value));
-		else
-			o += e.unset ? fmt::format("unset {}\n", e.name)
-				     : fmt::format("export {}={}\n", e.name, sh_quote(e.value));
+		o += export_line(e, shell) + "\n";
 	}
 	return o;
 }

@@ -56,6 +56,29 @@ ordered_json override_json(const OverrideVar &o, const std::vector<OverrideJudge
 
 } // namespace
 
+ordered_json judged_json(const Assessment &a)
+{
+	ordered_json judged = ordered_json::array();
+	for (const auto &v : a.variables) {
+		ordered_json o{{"name", v.name},
+			       {"value", v.value},
+			       {"verdict", std::string(verdict_word(v.verdict))},
+			       {"status", nullptr},
+			       {"family", nullptr},
+			       {"does", nullptr},
+			       {"sources", ordered_json::array()},
+			       {"meant", v.near.empty() ? ordered_json() : ordered_json(v.near)}};
+		if (v.entry) {
+			o["status"] = std::string(core::var_status_word(v.entry->status));
+			o["family"] = v.entry->family;
+			o["does"] = v.entry->does;
+			o["sources"] = v.entry->sources;
+		}
+		judged.push_back(o);
+	}
+	return judged;
+}
+
 void to_json(ordered_json &j, const Finding &f)
 {
 	j = {{"id", f.id},           {"severity", std::string(severity_name(f.severity))},
@@ -100,26 +123,7 @@ ordered_json to_json(const Snapshot &s, const Assessment &a, const std::vector<F
 	for (size_t i = 0; i < s.environment.overrides.size(); ++i)
 		ov.push_back(override_json(s.environment.overrides[i], a.overrides.at(i)));
 	env["overrides"] = ov;
-	// Each variable judged with the variables table (null fields: no row).
-	ordered_json judged = ordered_json::array();
-	for (const auto &v : a.variables) {
-		ordered_json o{{"name", v.name},
-			       {"value", v.value},
-			       {"verdict", std::string(verdict_word(v.verdict))},
-			       {"status", nullptr},
-			       {"family", nullptr},
-			       {"does", nullptr},
-			       {"sources", ordered_json::array()},
-			       {"meant", v.near.empty() ? ordered_json() : ordered_json(v.near)}};
-		if (v.entry) {
-			o["status"] = std::string(core::var_status_word(v.entry->status));
-			o["family"] = v.entry->family;
-			o["does"] = v.entry->does;
-			o["sources"] = v.entry->sources;
-		}
-		judged.push_back(o);
-	}
-	env["judged"] = judged;
+	env["judged"] = judged_json(a);
 	j["environment"] = env;
 	j["coverage"] = coverage_json(a);
 	if (s.kernel_log.source != machine::KernelLogSource::none)

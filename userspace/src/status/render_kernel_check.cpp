@@ -8,6 +8,8 @@
 #include "core/text_safe.hpp"
 #include "machine/snapshot_json.hpp"
 
+#include "rdnafix_version.hpp"
+
 #include <fmt/format.h>
 
 namespace rdnafix::status {
@@ -49,6 +51,8 @@ ordered_json kernel_check_json(const Snapshot &s, const KernelCheck &k)
 {
 	ordered_json j;
 	j["schema_version"] = 1;
+	j["rdnactl_version"] = RDNAFIX_VERSION;
+	j["root"] = s.root;
 	j["release"] = k.release;
 	j["verdict"] = std::string(to_string(k.verdict));
 	j["exit_code"] = exit_code_for(k);

@@ -181,8 +181,12 @@ int run_env(const EnvOptions &opts)
 	auto sw = software::collect(snap, want);
 	verdicts.coverage = std::move(sw.coverage);
 	verdicts.libload = std::move(sw.libload);
-	print(render_env_sudo_note(snap.environment) +
-	      render_env(env_changes(evaluate(snap, verdicts), snap.environment), opts.shell));
+	const auto exports = env_changes(evaluate(snap, verdicts), snap.environment);
+	if (opts.json)
+		print(env_json(snap, verdicts, exports).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) +
+		      "\n");
+	else
+		print(render_env_sudo_note(snap.environment) + render_env(exports, opts.shell));
 	return 0;
 }
 

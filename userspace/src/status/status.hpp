@@ -42,6 +42,7 @@ enum class Shell { sh, fish };
 struct EnvOptions {
 	machine::CollectOptions machine;
 	Shell shell = Shell::sh;
+	bool json = false; // the changes with both shells' lines and the judged variables (env_json)
 };
 // Prints the environment changes the findings ask for, as shell lines.
 int run_env(const EnvOptions &opts);

@@ -8,6 +8,8 @@
 #include "core/text_safe.hpp"
 #include "render.hpp"
 
+#include "rdnafix_version.hpp"
+
 namespace rdnafix::validate {
 
 namespace {
@@ -25,41 +27,41 @@ std::string result_word(const StoredRun &r)
 	return r.info.not_run.empty() ? "not run" : "not run (" + safe(r.info.not_run) + ")";
 }
 
-nlohmann::json optional_text(const std::optional<std::string> &v)
+nlohmann::ordered_json optional_text(const std::optional<std::string> &v)
 {
-	return v ? nlohmann::json(*v) : nlohmann::json(nullptr);
+	return v ? nlohmann::ordered_json(*v) : nlohmann::ordered_json(nullptr);
 }
 
-nlohmann::json changes_json(const std::vector<StackChange> &changes)
+nlohmann::ordered_json changes_json(const std::vector<StackChange> &changes)
 {
-	nlohmann::json j = nlohmann::json::array();
+	nlohmann::ordered_json j = nlohmann::ordered_json::array();
 	for (const auto &c : changes)
 		j.push_back({{"name", c.name}, {"from", optional_text(c.from)}, {"to", optional_text(c.to)}});
 	return j;
 }
 
-nlohmann::json run_json(const StoredRun &r)
+nlohmann::ordered_json run_json(const StoredRun &r)
 {
-	nlohmann::json jr{{"id", r.id},
-			  {"started_at", r.info.started_at},
-			  {"kernel_release", r.info.kernel_release},
-			  {"device", r.info.device},
-			  {"api", r.info.api},
-			  {"runtime_version", r.info.runtime_version},
-			  {"driver_version", r.info.driver_version},
-			  {"rdnactl_version", r.info.rdnactl_version},
-			  {"selection", r.info.selection},
-			  {"amdgpu_params", r.info.amdgpu_params},
-			  {"rdnafix_params", r.info.rdnafix_params},
-			  {"devices", r.info.devices},
-			  {"stack", r.info.stack.to_json()},
-			  {"stack_key", r.info.stack.key()},
-			  {"stack_recorded", !r.stack_legacy},
-			  {"not_run", r.info.not_run},
-			  {"verdict", verdict_name(verdict(r))},
-			  {"cases", nlohmann::json::array()}};
+	nlohmann::ordered_json jr{{"id", r.id},
+				  {"started_at", r.info.started_at},
+				  {"kernel_release", r.info.kernel_release},
+				  {"device", r.info.device},
+				  {"api", r.info.api},
+				  {"runtime_version", r.info.runtime_version},
+				  {"driver_version", r.info.driver_version},
+				  {"rdnactl_version", r.info.rdnactl_version},
+				  {"selection", r.info.selection},
+				  {"amdgpu_params", r.info.amdgpu_params},
+				  {"rdnafix_params", r.info.rdnafix_params},
+				  {"devices", r.info.devices},
+				  {"stack", r.info.stack.to_json()},
+				  {"stack_key", r.info.stack.key()},
+				  {"stack_recorded", !r.stack_legacy},
+				  {"not_run", r.info.not_run},
+				  {"verdict", verdict_name(verdict(r))},
+				  {"cases", nlohmann::ordered_json::array()}};
 	for (const auto &c : r.cases) {
-		nlohmann::json jc{{"name", c.name}, {"status", status_name(c.status)}};
+		nlohmann::ordered_json jc{{"name", c.name}, {"status", status_name(c.status)}};
 		if (!c.reason.empty())
 			jc["reason"] = c.reason;
 		for (auto [k, v] : {std::pair{"gflops", c.gflops},
@@ -75,27 +77,27 @@ nlohmann::json run_json(const StoredRun &r)
 	return jr;
 }
 
-nlohmann::json comparison_json(const RunComparison &c)
+nlohmann::ordered_json comparison_json(const RunComparison &c)
 {
-	nlohmann::json j{{"device", c.device},
-			 {"run", c.run},
-			 {"started_at", c.started_at},
-			 {"against", c.against},
-			 {"against_started_at", c.against_started_at},
-			 {"same_stack", c.same_stack()},
-			 {"changes", changes_json(c.changes)},
-			 {"not_run", c.not_run},
-			 {"regression", c.has_regression()},
-			 {"cases", nlohmann::json::array()},
-			 {"description", c.describe()}};
+	nlohmann::ordered_json j{{"device", c.device},
+				 {"run", c.run},
+				 {"started_at", c.started_at},
+				 {"against", c.against},
+				 {"against_started_at", c.against_started_at},
+				 {"same_stack", c.same_stack()},
+				 {"changes", changes_json(c.changes)},
+				 {"not_run", c.not_run},
+				 {"regression", c.has_regression()},
+				 {"cases", nlohmann::ordered_json::array()},
+				 {"description", c.describe()}};
 	for (const auto &d : c.cases) {
-		nlohmann::json jd{{"case", d.case_name},
-				  {"from_run", d.from_run},
-				  {"from_status", d.from_status},
-				  {"to_status", d.to_status},
-				  {"same_stack", d.same_stack},
-				  {"regression", d.regression},
-				  {"kind", d.throughput ? "throughput" : "status"}};
+		nlohmann::ordered_json jd{{"case", d.case_name},
+					  {"from_run", d.from_run},
+					  {"from_status", d.from_status},
+					  {"to_status", d.to_status},
+					  {"same_stack", d.same_stack},
+					  {"regression", d.regression},
+					  {"kind", d.throughput ? "throughput" : "status"}};
 		if (d.throughput) {
 			jd["from_value"] = d.from_value;
 			jd["to_value"] = d.to_value;
@@ -107,20 +109,20 @@ nlohmann::json comparison_json(const RunComparison &c)
 	return j;
 }
 
-nlohmann::json regression_json(const Regression &g)
+nlohmann::ordered_json regression_json(const Regression &g)
 {
-	nlohmann::json jg{{"kind", g.kind == Regression::Kind::status ? "status" : "throughput"},
-			  {"device", g.device},
-			  {"case", g.case_name},
-			  {"from_kernel", g.from_kernel},
-			  {"to_kernel", g.to_kernel},
-			  {"from_run", g.from_run},
-			  {"to_run", g.to_run},
-			  {"from_status", g.from_status},
-			  {"to_status", g.to_status},
-			  {"same_stack", g.changes.empty()},
-			  {"changes", changes_json(g.changes)},
-			  {"description", g.describe()}};
+	nlohmann::ordered_json jg{{"kind", g.kind == Regression::Kind::status ? "status" : "throughput"},
+				  {"device", g.device},
+				  {"case", g.case_name},
+				  {"from_kernel", g.from_kernel},
+				  {"to_kernel", g.to_kernel},
+				  {"from_run", g.from_run},
+				  {"to_run", g.to_run},
+				  {"from_status", g.from_status},
+				  {"to_status", g.to_status},
+				  {"same_stack", g.changes.empty()},
+				  {"changes", changes_json(g.changes)},
+				  {"description", g.describe()}};
 	if (g.kind == Regression::Kind::throughput) {
 		jg["from_value"] = g.from_value;
 		jg["to_value"] = g.to_value;
@@ -131,7 +133,7 @@ nlohmann::json regression_json(const Regression &g)
 
 // An element of a top-level array as json_text indents it (4 spaces deep).
 // Dumped strings hold no raw newline, so every newline starts a line.
-std::string element(const nlohmann::json &j)
+std::string element(const nlohmann::ordered_json &j)
 {
 	const std::string text = j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace);
 	std::string out = "    ";
@@ -202,21 +204,32 @@ nlohmann::json render_history_json(const std::vector<StoredRun> &runs, const std
 				   const std::vector<RunComparison> &comparisons)
 {
 	nlohmann::json j;
+	j["schema_version"] = kHistoryJsonSchemaVersion;
+	j["rdnactl_version"] = RDNAFIX_VERSION;
+	j["exit_code"] = regressions.empty() ? 0 : 1;
 	j["runs"] = nlohmann::json::array();
 	for (const auto &r : runs)
-		j["runs"].push_back(run_json(r));
+		j["runs"].push_back(nlohmann::json(run_json(r)));
 	j["comparisons"] = nlohmann::json::array();
 	for (const auto &c : comparisons)
-		j["comparisons"].push_back(comparison_json(c));
+		j["comparisons"].push_back(nlohmann::json(comparison_json(c)));
 	j["regressions"] = nlohmann::json::array();
 	for (const auto &g : regressions)
-		j["regressions"].push_back(regression_json(g));
+		j["regressions"].push_back(nlohmann::json(regression_json(g)));
 	return j;
+}
+
+// The identity keys.  exit_code is known only at the end (regressions are
+// found while the runs stream), so the writer puts it last.
+std::string HistoryJsonWriter::head()
+{
+	return fmt::format("{{\n  \"schema_version\": {},\n  \"rdnactl_version\": \"{}\",\n", kHistoryJsonSchemaVersion,
+			   RDNAFIX_VERSION);
 }
 
 void HistoryJsonWriter::run(const StoredRun &r)
 {
-	out_ += any_ ? ",\n" : "{\n  \"runs\": [\n";
+	out_ += any_ ? ",\n" : head() + "  \"runs\": [\n";
 	out_ += element(run_json(r));
 	any_ = true;
 }
@@ -224,7 +237,7 @@ void HistoryJsonWriter::run(const StoredRun &r)
 void HistoryJsonWriter::finish(const std::vector<Regression> &regressions,
 			       const std::vector<RunComparison> &comparisons)
 {
-	out_ += any_ ? "\n  ],\n" : "{\n  \"runs\": [],\n";
+	out_ += any_ ? "\n  ],\n" : head() + "  \"runs\": [],\n";
 	out_ += "  \"comparisons\": [";
 	for (std::size_t i = 0; i < comparisons.size(); ++i)
 		out_ += (i ? ",\n" : "\n") + element(comparison_json(comparisons[i]));
@@ -232,7 +245,8 @@ void HistoryJsonWriter::finish(const std::vector<Regression> &regressions,
 	out_ += "  \"regressions\": [";
 	for (std::size_t i = 0; i < regressions.size(); ++i)
 		out_ += (i ? ",\n" : "\n") + element(regression_json(regressions[i]));
-	out_ += regressions.empty() ? "]\n}\n" : "\n  ]\n}\n";
+	out_ += regressions.empty() ? "],\n" : "\n  ],\n";
+	out_ += fmt::format("  \"exit_code\": {}\n}}\n", regressions.empty() ? 0 : 1);
 }
 
 } // namespace rdnafix::validate

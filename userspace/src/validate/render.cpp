@@ -1,8 +1,11 @@
 #include "render.hpp"
 
+#include "cases.hpp"
 #include "core/text_safe.hpp"
 
 #include <fmt/format.h>
+
+#include "rdnafix_version.hpp"
 
 namespace rdnafix::validate {
 
@@ -78,30 +81,57 @@ int exit_code_for(const std::vector<CaseResult> &results)
 	return 0;
 }
 
-nlohmann::json render_json(const RunInfo &run, const std::vector<CaseResult> &results)
+nlohmann::ordered_json render_json(const RunInfo &run, const std::vector<CaseResult> &results)
 {
-	nlohmann::json j;
+	nlohmann::ordered_json j;
+	j["schema_version"] = 1;
+	j["rdnactl_version"] = run.rdnactl_version;
+	j["exit_code"] = exit_code_for(results);
 	j["started_at"] = run.started_at;
 	j["kernel_release"] = run.kernel_release;
 	j["device"] = run.device;
 	j["api"] = run.api;
 	j["runtime_version"] = run.runtime_version;
 	j["driver_version"] = run.driver_version;
-	j["rdnactl_version"] = run.rdnactl_version;
 	j["selection"] = run.selection;
 	j["amdgpu_params"] = run.amdgpu_params;
 	j["rdnafix_params"] = run.rdnafix_params;
 	j["devices"] = run.devices;
-	j["cases"] = nlohmann::json::array();
+	j["cases"] = nlohmann::ordered_json::array();
 	for (const auto &r : results)
-		j["cases"].push_back(nlohmann::json(r));
-	j["exit_code"] = exit_code_for(results);
+		j["cases"].push_back(nlohmann::ordered_json(r));
 	return j;
+}
+
+nlohmann::ordered_json render_list_json()
+{
+	auto list = nlohmann::ordered_json::array();
+	for (const auto &c : all_cases()) {
+		if (c.hidden)
+			continue;
+		const bool conv = c.kind == CaseKind::conv2d;
+		list.push_back({{"name", c.name},
+				{"set", c.kind == CaseKind::torch ? "torch"
+					: c.quick                 ? "quick"
+								  : "full"},
+				{"origin", c.origin},
+				{"shape", conv ? nlohmann::ordered_json(c.shape.describe()) : nullptr},
+				{"dtype", conv ? nlohmann::ordered_json(dtype_name(c.dtype)) : nullptr}});
+	}
+	return {{"schema_version", 1},
+		{"rdnactl_version", RDNAFIX_VERSION},
+		{"count", list.size()},
+		{"cases", std::move(list)}};
 }
 
 std::string json_text(const nlohmann::json &j)
 {
 	return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+}
+
+std::string json_text(const nlohmann::ordered_json &j)
+{
+	return j.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n";
 }
 
 std::string utf8_tail(const std::string &s, std::size_t max)

@@ -17,10 +17,14 @@ std::string render_table(const std::vector<CaseResult> &results);
 std::string render_findings(const std::vector<CaseResult> &results);
 // 0 all ran cases passed (skips allowed), 1 any failed/crashed/hung/errored.
 int exit_code_for(const std::vector<CaseResult> &results);
-nlohmann::json render_json(const RunInfo &run, const std::vector<CaseResult> &results);
+// `validate --json` (docs/schema/validate.json): identity keys first.
+nlohmann::ordered_json render_json(const RunInfo &run, const std::vector<CaseResult> &results);
 // A JSON document as printed: indented, a trailing newline, and bytes that
 // are not UTF-8 replaced by U+FFFD instead of failing.
 std::string json_text(const nlohmann::json &j);
+std::string json_text(const nlohmann::ordered_json &j);
+// `validate --list --json` (docs/schema/validate-list.json).
+nlohmann::ordered_json render_list_json();
 // The last `max` bytes of `s` at most, starting on a UTF-8 sequence boundary.
 std::string utf8_tail(const std::string &s, std::size_t max);
 std::string progress_line(std::size_t index, std::size_t total, const std::string &name);
@@ -37,9 +41,12 @@ std::string render_history_header();
 std::string render_history_row(const StoredRun &r);
 std::string render_history_tail(const std::vector<Regression> &regressions,
 				const std::vector<RunComparison> &comparisons);
-// `history --json` written while the runs are read: {"runs": [...],
-// "comparisons": [...], "regressions": [...]}, indented as json_text.  The
-// members are render_history_json's, "runs" first.
+// schema_version of `history --json` (docs/schema/history.json).
+inline constexpr int kHistoryJsonSchemaVersion = 1;
+// `history --json` written while the runs are read: {"schema_version": 1,
+// "rdnactl_version": ..., "runs": [...], "comparisons": [...],
+// "regressions": [...], "exit_code": N}, indented as json_text.  The members
+// are render_history_json's.
 class HistoryJsonWriter {
 public:
 	explicit HistoryJsonWriter(std::string &out) : out_(out) {}
@@ -48,6 +55,7 @@ public:
 	void finish(const std::vector<Regression> &regressions, const std::vector<RunComparison> &comparisons);
 
 private:
+	static std::string head();
 	std::string &out_;
 	bool any_ = false;
 };

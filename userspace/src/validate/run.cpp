@@ -42,8 +42,12 @@ std::string utc_now_iso()
 	return buf;
 }
 
-int list_cases()
+int list_cases(bool json)
 {
+	if (json) {
+		std::cout << json_text(render_list_json());
+		return 0;
+	}
 	for (const auto &c : all_cases()) {
 		if (c.hidden)
 			continue;
@@ -98,7 +102,7 @@ std::string history_path(const std::string &opt)
 int run_validate(const ValidateOptions &o)
 {
 	if (o.list)
-		return list_cases();
+		return list_cases(o.json);
 
 	std::vector<const CaseDef *> cases;
 	try {
@@ -133,11 +137,13 @@ int run_validate(const ValidateOptions &o)
 		stack = load_stack_check(o, run.stack);
 	if (o.if_stack_changed && stack.same) {
 		if (o.json)
-			std::cout << json_text({{"exit_code", 0},
-						{"stack_unchanged",
-						 {{"since_run", stack.last->id},
-						  {"since", stack.last->info.started_at},
-						  {"stack_key", run.stack.key()}}}});
+			std::cout << json_text(nlohmann::ordered_json{{"schema_version", 1},
+								      {"rdnactl_version", RDNAFIX_VERSION},
+								      {"exit_code", 0},
+								      {"stack_unchanged",
+								       {{"since_run", stack.last->id},
+									{"since", stack.last->info.started_at},
+									{"stack_key", run.stack.key()}}}});
 		else
 			std::cout << unchanged_line(*stack.last) << std::endl;
 		return 0;
