@@ -10,8 +10,10 @@
 #include "io/knowledge_dirs.hpp"
 #include "io/process.hpp"
 #include "io/rootfs.hpp"
+#include "io/terminal.hpp"
 
 #include <chrono>
+#include <tuple>
 #include <cstdio>
 
 namespace rdnafix::status {
@@ -86,6 +88,20 @@ std::vector<knowledge::KnownBad> load_known_bad(const std::vector<knowledge::Sou
 
 int run_status(const StatusOptions &opts)
 {
+	if (opts.list_checks) {
+		print(render_check_list(opts.format == Format::json));
+		return 0;
+	}
+	CheckSelection sel;
+	for (const auto &[name, list, into] : {std::tuple{"--only", &opts.only, &sel.only},
+					       std::tuple{"--skip", &opts.skip, &sel.skip}}) {
+		if (list->empty())
+			continue;
+		if (auto err = parse_check_list(name, *list, into); !err.empty()) {
+			std::fprintf(stderr, "rdnactl status: %s\n", err.c_str());
+			return 2;
+		}
+	}
 	auto snap = machine::collect(opts.machine);
 	auto verdicts = assess(snap);
 	// The software picture, once: the coverage scan and the stack.
@@ -96,7 +112,8 @@ int run_status(const StatusOptions &opts)
 	if (opts.knowledge && !snap.nothing_readable)
 		verdicts.known_bad = load_known_bad(*opts.knowledge, opts.knowledge_overlays);
 	verdicts.libload = std::move(sw.libload);
-	auto findings = snap.nothing_readable ? std::vector<Finding>{} : evaluate(snap, verdicts);
+	auto findings =
+		snap.nothing_readable ? std::vector<Finding>{} : select_findings(evaluate(snap, verdicts), sel);
 	const auto now =
 		std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now().time_since_epoch())
 			.count();
@@ -110,9 +127,20 @@ int run_status(const StatusOptions &opts)
 		      "\n";
 	else if (opts.format == Format::prometheus)
 		out = render_prometheus(snap, verdicts, findings, validation, now);
-	else
-		out = render_text(snap, verdicts, findings, validation,
-				  opts.output.empty() && want_colour(opts.colour));
+	else {
+		TextOptions t;
+		t.colour = opts.output.empty() && want_colour(opts.colour);
+		t.verbose = opts.verbose;
+		t.quiet = opts.quiet;
+		// Wrapped only on a terminal or with COLUMNS set; never into a file.
+		t.width = opts.output.empty() ? io::output_columns() : std::nullopt;
+		t.selection = sel;
+		if (!opts.coverage)
+			t.not_run.push_back("COV");
+		if (verdicts.known_bad.empty())
+			t.not_run.push_back("VER");
+		out = render_text(snap, verdicts, findings, validation, t);
+	}
 	if (opts.output.empty()) {
 		print(out);
 	} else if (auto err = write_output(opts.output, out); !err.empty()) {
