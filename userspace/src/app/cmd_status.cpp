@@ -79,9 +79,10 @@ void add_status_command(CLI::App &app, int *rc)
 			"Colour the text output: auto (a TTY, NO_COLOR unset or empty, TERM not dumb), always, never")
 		->check(CLI::IsMember({"auto", "always", "never"}))
 		->type_name("WHEN");
-	auto *verbose = sub->add_flag("--verbose,-v", args->verbose,
-				      "Every fact (all module parameters, the noretry rule, hooks), the full why of each "
-				      "finding with its sources, and a pass line per check that found nothing");
+	auto *verbose =
+		sub->add_flag("--verbose,-v", args->verbose,
+			      "Every fact (all module parameters, the noretry rule, hooks), the full why of each "
+			      "finding with its sources, and a pass line per check that found nothing");
 	sub->add_flag("--quiet,-q", args->quiet, "Only the findings: one line each, with the fix command")
 		->excludes(verbose);
 	sub->add_option("--only", args->only,

@@ -51,7 +51,8 @@ void wrap_line(std::string_view line, std::size_t width, std::size_t hang, std::
 		out += line;
 		return;
 	}
-	const std::size_t lead = line.find_first_not_of(' ') == std::string_view::npos ? 0 : line.find_first_not_of(' ');
+	const std::size_t lead =
+		line.find_first_not_of(' ') == std::string_view::npos ? 0 : line.find_first_not_of(' ');
 	const std::size_t indent = std::min(lead + hang, width / 2);
 	std::string_view rest = line;
 	bool first = true;
@@ -87,8 +88,8 @@ void wrap_line(std::string_view line, std::size_t width, std::size_t hang, std::
 
 bool has_source_word(std::string_view inner)
 {
-	static constexpr std::array<std::string_view, 11> exts{".c", ".h", ".cpp", ".hpp", ".cc", ".rst", ".md",
-							       ".py", ".td", ".txt", ".toml"};
+	static constexpr std::array<std::string_view, 11> exts{".c",  ".h",  ".cpp", ".hpp", ".cc",  ".rst",
+							       ".md", ".py", ".td",  ".txt", ".toml"};
 	std::size_t i = 0;
 	while (i < inner.size()) {
 		std::size_t j = inner.find_first_of(" ,;", i);
@@ -190,7 +191,7 @@ std::pair<std::string, std::string> split_headline(std::string_view s)
 		const char c = s[i];
 		if (c == ')' && depth > 0)
 			--depth;
-		if (depth == 0 && i >= 12) {
+		if (depth == 0 && i >= 24) {
 			if ((c == ':' || c == ';') && s[i + 1] == ' ')
 				return {std::string(s.substr(0, i)), std::string(s.substr(i + 2))};
 			if (c == ' ' && s[i + 1] == '(' && closes_at_end(s, i + 1))

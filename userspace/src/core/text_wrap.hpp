@@ -26,7 +26,7 @@ std::string wrap_text(std::string_view text, std::size_t width, std::size_t hang
 std::string strip_citations(std::string_view s);
 
 // A finding's sentence split where its headline ends: at the first ": " or
-// "; " outside parentheses after the 12th character, or before a
+// "; " outside parentheses after the 24th character, or before a
 // parenthetical that closes at the very end.  {s, ""} when
 // there is no such place.  head + sep + rest == s, where sep is ": ", "; " or " ".
 std::pair<std::string, std::string> split_headline(std::string_view s);

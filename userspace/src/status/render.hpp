@@ -32,8 +32,8 @@ struct TextOptions {
 	bool quiet = false;   // the header and the findings' summary only
 	// Wrap at this many columns (io::output_columns: a terminal or COLUMNS set); nullopt: never.
 	std::optional<std::size_t> width;
-	CheckSelection selection;                // --only/--skip, for the pass lines
-	std::vector<std::string_view> not_run;   // areas whose checks did not run (COV with --no-coverage)
+	CheckSelection selection;              // --only/--skip, for the pass lines
+	std::vector<std::string_view> not_run; // areas whose checks did not run (COV with --no-coverage)
 };
 // The report: the header; the summary block (one line per finding); the
 // sections of facts (brief, or all of them with --verbose); the details of

@@ -87,7 +87,8 @@ std::vector<std::string> Brief::devices() const
 			d.marketing_name ? *d.marketing_name : (d.is_amd ? "AMD GPU" : "non-AMD device");
 		const std::string id = machine::pci_id(d);
 		out.push_back(fmt::format("  {}  {}  [{}] driver {}{}", d.pci_bdf, name, id.empty() ? "?" : id,
-					  d.driver.empty() ? "none" : d.driver, d.is_amd ? "" : " (not AMD: listed only)"));
+					  d.driver.empty() ? "none" : d.driver,
+					  d.is_amd ? "" : " (not AMD: listed only)"));
 		if (!d.is_amd)
 			continue;
 		out.push_back(fmt::format(
@@ -169,18 +170,19 @@ std::vector<std::string> Brief::access() const
 			ok.push_back(n.path);
 		else
 			out.push_back(fmt::format("  {}: {}", n.path,
-						  !n.exists ? "missing" : v.unknown ? "open unknown: " + v.verdict
-										     : "CANNOT open: " + v.verdict));
+						  !n.exists   ? "missing"
+						  : v.unknown ? "open unknown: " + v.verdict
+							      : "CANNOT open: " + v.verdict));
 	}
 	const std::string who = acc.subject == machine::AccessSubject::user ? "user " + acc.user : "this process";
-	out.insert(out.begin(), fmt::format("  {}: {}", who, ok.empty() ? "no GPU node can be opened"
-									  : "can open " + join(ok, ", ")));
+	out.insert(out.begin(), fmt::format("  {}: {}", who,
+					    ok.empty() ? "no GPU node can be opened" : "can open " + join(ok, ", ")));
 	if (!acc.relogin_groups.empty())
 		out.push_back(fmt::format("  not yet active: {} (log in again)", join(acc.relogin_groups, ",")));
 	if (acc.container.detected())
-		out.push_back(fmt::format("  container {}{}", machine::to_string(acc.container.kind),
-					  acc.container.rootless ? (*acc.container.rootless ? ", rootless" : ", rootful")
-								 : ""));
+		out.push_back(fmt::format(
+			"  container {}{}", machine::to_string(acc.container.kind),
+			acc.container.rootless ? (*acc.container.rootless ? ", rootless" : ", rootful") : ""));
 	if (s_.wsl.kind != machine::WslKind::none)
 		out.push_back(fmt::format("  WSL {}, /dev/dxg {}", machine::to_string(s_.wsl.kind),
 					  s_.wsl.dxg_exists ? "present" : "missing"));
@@ -238,7 +240,7 @@ std::string render_brief(const Snapshot &s, const Assessment &a, const LastValid
 		}
 		for (auto &l : kl)
 			l = "  " + l;
-		b.section("Kernel log (this boot)", kl);
+		b.section("Kernel log (this boot) (" + s.kernel_log.path + ")", kl);
 	}
 	auto val = validation_lines(v);
 	if (!val.empty()) {

@@ -179,10 +179,12 @@ std::vector<std::string> configuration_brief_lines(const Snapshot &s, const Asse
 		}
 		out.push_back(fmt::format("  {}.{}={} {} (running: {})", x.module, x.name,
 					  x.next_boot.value_or("(unset)"), to_string(x.state),
-					  x.live ? *x.live : machine::module_loaded(s, x.module) ? "unknown" : "not loaded"));
+					  x.live                                ? *x.live
+					  : machine::module_loaded(s, x.module) ? "unknown"
+										: "not loaded"));
 	}
 	std::string head = a.settings.empty() ? "nothing configured for amdgpu, ttm or rdnafix"
-						: fmt::format("{} setting(s) in effect", in_effect);
+					      : fmt::format("{} setting(s) in effect", in_effect);
 	if (const auto *k = shown_kernel(b); k && detail::initramfs_stale(b, *k))
 		head += fmt::format("; initramfs /{} older than the configuration", k->initramfs_image);
 	if (b.bootloader != machine::BootloaderKind::unknown)

@@ -87,7 +87,8 @@ std::vector<std::string> detail_lines(const std::vector<Finding> &findings, bool
 		out.push_back(fmt::format("  {}{}", f.id, subject_part(f)));
 		if (auto rest = core::split_headline(f.finding).second; !rest.empty())
 			out.push_back("      what: " + text(rest));
-		const auto same = std::find_if(shown.begin(), shown.end(), [&](const Finding *g) { return g->why == f.why; });
+		const auto same =
+			std::find_if(shown.begin(), shown.end(), [&](const Finding *g) { return g->why == f.why; });
 		if (same != shown.end())
 			out.push_back(fmt::format("      why: as for {}{} above", (*same)->id, subject_part(**same)));
 		else if (!f.why.empty())

@@ -93,8 +93,8 @@ int run_status(const StatusOptions &opts)
 		return 0;
 	}
 	CheckSelection sel;
-	for (const auto &[name, list, into] : {std::tuple{"--only", &opts.only, &sel.only},
-					       std::tuple{"--skip", &opts.skip, &sel.skip}}) {
+	for (const auto &[name, list, into] :
+	     {std::tuple{"--only", &opts.only, &sel.only}, std::tuple{"--skip", &opts.skip, &sel.skip}}) {
 		if (list->empty())
 			continue;
 		if (auto err = parse_check_list(name, *list, into); !err.empty()) {
@@ -112,8 +112,7 @@ int run_status(const StatusOptions &opts)
 	if (opts.knowledge && !snap.nothing_readable)
 		verdicts.known_bad = load_known_bad(*opts.knowledge, opts.knowledge_overlays);
 	verdicts.libload = std::move(sw.libload);
-	auto findings =
-		snap.nothing_readable ? std::vector<Finding>{} : select_findings(evaluate(snap, verdicts), sel);
+	auto findings = snap.nothing_readable ? std::vector<Finding>{} : select_findings(evaluate(snap, verdicts), sel);
 	const auto now =
 		std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now().time_since_epoch())
 			.count();
