@@ -69,6 +69,8 @@ TEST_CASE("strip_citations drops source citations and keeps other parentheses")
 	      "users report it. No RDNA2 override");
 	CHECK(strip_citations("used widely (ROCm/ROCm#2353); the faults") == "used widely; the faults");
 	CHECK(strip_citations("generic code (llvm/docs/AMDGPUUsage.rst: Generic processors)") == "generic code");
+	CHECK(strip_citations("set in gart_init (gmc_v10_0.c, amdgpu_gart.c, Linux 6.1-7.2); retry") ==
+	      "set in gart_init; retry");
 	CHECK(strip_citations("no citation (e.g. 10.3.0) here") == "no citation (e.g. 10.3.0) here");
 	CHECK(strip_citations("unbalanced (drivers/x.c") == "unbalanced (drivers/x.c");
 }

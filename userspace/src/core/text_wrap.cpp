@@ -104,8 +104,6 @@ bool has_source_word(std::string_view inner)
 		if (auto h = w.find('#'); h != std::string_view::npos && h + 1 < w.size() &&
 					  std::isdigit((unsigned char)w[h + 1]) && (h == 0 || w.find('/') < h))
 			return true;
-		if (w.find('/') == std::string_view::npos)
-			continue;
 		for (auto e : exts)
 			if (w.size() > e.size() && w.substr(w.size() - e.size()) == e)
 				return true;

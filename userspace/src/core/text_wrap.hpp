@@ -21,7 +21,7 @@ std::string wrap_text(std::string_view text, std::size_t width, std::size_t hang
 
 // `s` without its parenthesized source citations: a " (...)" group whose
 // words name a source file ("drivers/gpu/drm/amd/amdgpu/amdgpu_gmc.c:",
-// "llvm/docs/AMDGPUUsage.rst") or an issue ("ROCm/ROCm#2353", "#9283").
+// "llvm/docs/AMDGPUUsage.rst", "gmc_v10_0.c") or an issue ("ROCm/ROCm#2353", "#9283").
 // Other parentheses stay ("(RDNA2+)", "(retry faults off)").
 std::string strip_citations(std::string_view s);
 

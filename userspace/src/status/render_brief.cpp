@@ -244,9 +244,10 @@ std::string render_brief(const Snapshot &s, const Assessment &a, const LastValid
 	}
 	auto val = validation_lines(v);
 	if (!val.empty()) {
-		// The first line, without the paths it read ("never (no history database at ...)").
+		// The first line; "never"/"unknown" without the paths it read ("never (no history database at ...)").
 		std::string first = val.front();
-		if (auto p = first.find(" ("); p != std::string::npos)
+		if (auto p = first.find(" ("); p != std::string::npos && (v.result == ValidationResult::never ||
+									  v.result == ValidationResult::unreadable))
 			first.resize(p);
 		b.section("Validation", {first});
 	}
