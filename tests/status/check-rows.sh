@@ -4,6 +4,7 @@
 #    80x24 terminal: at most 24 rows at COLUMNS=80;
 #  - with COLUMNS=80 no line of any fixture's report (default and --verbose) is wider than
 #    80 columns;
+#  - on a terminal of 60 columns (script(1)) without COLUMNS the report wraps at 60;
 #  - piped without COLUMNS nothing wraps (a line wider than 80 columns stays one line), and
 #    --json is the same bytes with COLUMNS=40 as without.
 #   tests/status/check-rows.sh RDNACTL        exit 0 pass, 1 a failure, 2 cannot run
@@ -53,5 +54,14 @@ done
 piped=$(env -u COLUMNS "$rdnactl" status --root tests/fixtures/rx5600xt-k614/root \
 	--env tests/fixtures/rx5600xt-k614/env --user carol --verbose 2>/dev/null | measure)
 [ "$(field longest <<<"$piped")" -gt 80 ] || bad "piped without COLUMNS the report was wrapped ($piped)"
+# On a terminal (util-linux script(1) gives one; stty sets its width) without COLUMNS: wrapped at
+# the terminal's own width (TIOCGWINSZ).
+if command -v script >/dev/null; then
+	tty=$(env -u COLUMNS script -qec "stty cols 60; '$rdnactl' status --root tests/fixtures/rx5600xt-k614/root \
+		--env tests/fixtures/rx5600xt-k614/env --user carol --color never" /dev/null | tr -d '\r' | measure)
+	[ "$(field longest <<<"$tty")" = 60 ] || bad "on a 60-column terminal the widest line is not 60 columns ($tty)"
+else
+	echo "note: no script(1): the terminal-width case is not run"
+fi
 [ "$fail" = 0 ] && echo "check-rows: every fixture within 80 columns; healthy machines within 24 rows"
 exit "$fail"
