@@ -80,12 +80,15 @@ TEST_CASE("split_headline cuts at the first ': ' or '; ' outside parentheses, or
 	auto [h, r] = split_headline("HSA_OVERRIDE_GFX_VERSION value 'gfx1031' is invalid: ROCr does not accept");
 	CHECK(h == "HSA_OVERRIDE_GFX_VERSION value 'gfx1031' is invalid");
 	CHECK(r == "ROCr does not accept");
-	auto [h2, r2] = split_headline("noretry=0 in effect on an RDNA1 GPU (amdgpu.noretry=0: set)");
+	auto [h2, r2] = split_headline(
+		"noretry=0 in effect on an RDNA1 GPU (amdgpu.noretry=0 is set explicitly: it overrides)");
 	CHECK(h2 == "noretry=0 in effect on an RDNA1 GPU");
-	CHECK(r2 == "(amdgpu.noretry=0: set)");
+	CHECK(r2 == "(amdgpu.noretry=0 is set explicitly: it overrides)");
 	auto [h3, r3] = split_headline("gfx1031 is not on ROCm's official Linux support list; hidden");
 	CHECK(h3 == "gfx1031 is not on ROCm's official Linux support list");
 	CHECK(r3 == "hidden");
+	// A short trailing parenthetical stays.
+	CHECK(split_headline("the first visible GPU is the iGPU 0000:16:00.0 (gfx1036)").second.empty());
 	// A parenthetical in the middle is part of the headline.
 	CHECK(split_headline("PyTorch 2.5.1 (libtorch_hip.so) has gfx1030 but not gfx1031: the override").first ==
 	      "PyTorch 2.5.1 (libtorch_hip.so) has gfx1030 but not gfx1031");

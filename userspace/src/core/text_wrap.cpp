@@ -192,7 +192,7 @@ std::pair<std::string, std::string> split_headline(std::string_view s)
 		if (depth == 0 && i >= 24) {
 			if ((c == ':' || c == ';') && s[i + 1] == ' ')
 				return {std::string(s.substr(0, i)), std::string(s.substr(i + 2))};
-			if (c == ' ' && s[i + 1] == '(' && closes_at_end(s, i + 1))
+			if (c == ' ' && s[i + 1] == '(' && s.size() - i > 40 && closes_at_end(s, i + 1))
 				return {std::string(s.substr(0, i)), std::string(s.substr(i + 1))};
 		}
 		if (c == '(')

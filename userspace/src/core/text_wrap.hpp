@@ -27,7 +27,8 @@ std::string strip_citations(std::string_view s);
 
 // A finding's sentence split where its headline ends: at the first ": " or
 // "; " outside parentheses after the 24th character, or before a
-// parenthetical that closes at the very end.  {s, ""} when
+// parenthetical of 40 characters or more that closes at the very end (a
+// short one such as "(gfx1036)" stays in the headline).  {s, ""} when
 // there is no such place.  head + sep + rest == s, where sep is ": ", "; " or " ".
 std::pair<std::string, std::string> split_headline(std::string_view s);
 
