@@ -118,7 +118,7 @@ check_status() {
 	read -ra extra <"$fx/args"
 	args+=("${extra[@]}")
 	want=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["exit_code"])' "$fx/expected.json")
-	in_root "$r" /rdnafix/build/rdnactl "${args[@]}" --color never >"$WORK/status.txt" 2>"$WORK/status.err"
+	in_root "$r" /rdnafix/build/rdnactl "${args[@]}" --color never --verbose >"$WORK/status.txt" 2>"$WORK/status.err"
 	rc=$?
 	n=0
 	while IFS= read -r line; do # as tests/unit/status/test_fixtures.cpp: each line a substring of the output

@@ -110,7 +110,7 @@ verdict(diffs == [{"key": "gfx_target", "hwdb": "gfx1036", "builtin": "gfx1031"}
                   {"key": "apu", "hwdb": "1", "builtin": "0"}],
         f"rdnactl status --json: an hwdb that disagrees with rdnactl's database is named: {diffs}")
 PY
-	SYSTEMD_DEVICE_VERIFY_SYSFS=0 "$RDNACTL" status --no-coverage >"$WORK/status.txt" 2>&1
+	SYSTEMD_DEVICE_VERIFY_SYSFS=0 "$RDNACTL" status --no-coverage --verbose >"$WORK/status.txt" 2>&1
 	if grep -q '^    udev hwdb       gfx1031 rdna2 apu 0$' "$WORK/status.txt" &&
 		grep -q '^    hwdb differs    gfx_target: udev gfx1036, rdnactl gfx1031$' "$WORK/status.txt"; then
 		pass "rdnactl status (text) shows the hwdb line and the difference"

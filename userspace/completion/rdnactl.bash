@@ -12,7 +12,7 @@ _rdnactl_options()
 {
     case $1 in
         "")           echo "--help --version" ;;
-        status)       echo "$_rdnactl_machine --format --json --output --no-coverage --color --pid --help" ;;
+        status)       echo "$_rdnactl_machine --format --json --output --no-coverage --color --pid --verbose --quiet --only --skip --list-checks --help" ;;
         env)          echo "$_rdnactl_machine --shell --json --pid --help" ;;
         report)       echo "$_rdnactl_machine --pid --output --force --no-anonymize --help" ;;
         coverage)     echo "$_rdnactl_machine --python --gfx --no-system --json --stats --help" ;;
@@ -73,6 +73,10 @@ _rdnactl()
         --pid)   COMPREPLY=($(compgen -W "$(ps -eo pid= 2>/dev/null)" -- "$cur")); return ;;
         --case)  COMPREPLY=($(compgen -W "$("$self" validate --list 2>/dev/null | awk '/^[^ ]/ { print $1 }')" -- "$cur")); return ;;
         --gfx)   COMPREPLY=($(compgen -W "gfx1010 gfx1011 gfx1012 gfx1030 gfx1031 gfx1032 gfx1033 gfx1034 gfx1035 gfx1036 gfx1100 gfx1101 gfx1102 gfx1103 gfx1150 gfx1151 gfx1152 gfx1153 gfx1200 gfx1201 gfx900 gfx906 gfx908 gfx90a gfx942 gfx950" -- "$cur")); return ;;
+        --only|--skip) # comma-separated check ids or areas: complete the part after the last comma
+                 local pre="" last=$cur
+                 [[ $cur == *,* ]] && { pre=${cur%,*},; last=${cur##*,}; }
+                 COMPREPLY=($(compgen -P "$pre" -W "$("$self" status --list-checks 2>/dev/null | awk 'NR > 1 { print $1; a[$2] = 1 } END { for (x in a) print x }')" -- "$last")); return ;;
         --timeout|--kill-grace|--capacity-fraction|--device|--threshold) COMPREPLY=(); return ;;
     esac
 

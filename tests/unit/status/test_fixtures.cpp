@@ -26,8 +26,8 @@ std::vector<std::string> fixture_args(const fs::path &dir, bool json)
 		a.push_back(w);
 	if (json)
 		a.push_back("--json");
-	else
-		a.insert(a.end(), {"--color", "never"});
+	else // expected.txt holds lines of every section: the facts --verbose prints
+		a.insert(a.end(), {"--color", "never", "--verbose"});
 	return a;
 }
 
@@ -90,6 +90,39 @@ TEST_CASE("fixture goldens: key text lines", "[fixtures]")
 				CHECK(r.out.find(line) != std::string::npos);
 			}
 			CHECK(n > 0);
+		}
+	}
+}
+
+TEST_CASE("fixture reports: the summary first, one line per finding", "[fixtures]")
+{
+	for (const auto &dir : fixtures_with_goldens()) {
+		DYNAMIC_SECTION(dir.filename().string())
+		{
+			auto a = fixture_args(dir, true);
+			const auto j = nlohmann::json::parse(run_rdnactl(a).out);
+			a.back() = "--color";
+			a.push_back("never");
+			const auto r = run_rdnactl(a);
+			std::istringstream in(r.out);
+			std::vector<std::string> lines;
+			for (std::string l; std::getline(in, l);)
+				lines.push_back(l);
+			const auto &fs = j.at("findings");
+			REQUIRE(lines.size() > fs.size() + 3);
+			// Line 3: the count; then one line per finding, in order: severity, id, subject.
+			CHECK(lines[2].find(fs.empty() ? "No findings" : "Findings: ") == 0);
+			for (size_t i = 0; i < fs.size(); ++i) {
+				const auto &f = fs[i];
+				const std::string subject = f.at("subject").get<std::string>();
+				const std::string want = "  [" + f.at("severity").get<std::string>() + "] " +
+							 f.at("id").get<std::string>() +
+							 (subject.empty() ? "" : " " + subject) + ": ";
+				INFO(lines[3 + i]);
+				CHECK(lines[3 + i].rfind(want, 0) == 0);
+			}
+			CHECK(lines[3 + fs.size()].empty());
+			CHECK(r.exit_code == j.at("exit_code").get<int>());
 		}
 	}
 }

@@ -243,8 +243,8 @@ TEST_CASE("parameters the kernel makes root-only are 'root only': a user gets ex
 		CHECK(f["severity"] == "info");
 	}
 	CHECK(r.exit_code == 0);
-	auto text = rdnafix::test::run_rdnactl({"status", "--color", "never", "--root", root.string(), "--env",
-						(t.path() / "env").string(), "--user", "alice"},
+	auto text = rdnafix::test::run_rdnactl({"status", "--color", "never", "--verbose", "--root", root.string(),
+						"--env", (t.path() / "env").string(), "--user", "alice"},
 					       {}, prefix);
 	CHECK_THAT(text.out, ContainsSubstring("root only"));
 	CHECK(text.exit_code == 0);

@@ -23,6 +23,8 @@ struct StatusArgs {
 	std::string output;
 	bool no_coverage = false;
 	std::string colour = "auto";
+	bool verbose = false, quiet = false, list_checks = false;
+	std::string only, skip;
 };
 
 status::StatusOptions status_options(const StatusArgs &a)
@@ -35,6 +37,11 @@ status::StatusOptions status_options(const StatusArgs &a)
 	o.output = a.output;
 	o.coverage = !a.no_coverage;
 	o.knowledge = &knowledge::builtin_files();
+	o.verbose = a.verbose;
+	o.quiet = a.quiet;
+	o.list_checks = a.list_checks;
+	o.only = a.only;
+	o.skip = a.skip;
 	o.colour = a.colour == "always"  ? status::ColourMode::always
 		   : a.colour == "never" ? status::ColourMode::never
 					 : status::ColourMode::automatic;
@@ -73,6 +80,20 @@ void add_status_command(CLI::App &app, int *rc)
 			"Colour the text output: auto (a TTY, NO_COLOR unset or empty, TERM not dumb), always, never")
 		->check(one_of({"auto", "always", "never"}))
 		->type_name("WHEN");
+	auto *verbose =
+		sub->add_flag("--verbose,-v", args->verbose,
+			      "Every fact (all module parameters, the noretry rule, hooks), the full why of each "
+			      "finding with its sources, and a pass line per check that found nothing");
+	sub->add_flag("--quiet,-q", args->quiet, "Only the findings: one line each, with the fix command")
+		->excludes(verbose);
+	sub->add_option("--only", args->only,
+			"Only these checks: comma-separated ids (RDNA-ENV-001) or areas (ENV, GPU, MEM ...; "
+			"--list-checks shows them); filters the findings of every format and the exit code")
+		->type_name("IDS|AREAS");
+	sub->add_option("--skip", args->skip, "Leave out these checks (ids or areas, comma-separated), as --only")
+		->type_name("IDS|AREAS");
+	sub->add_flag("--list-checks", args->list_checks,
+		      "Print every check: id, area, severity and title (with --json as JSON), then exit 0");
 	sub->footer(
 		"Exit codes: 0 nothing to warn about (info findings only), 1 at least one warning or error finding, "
 		"2 rdnactl could not run (bad arguments, --root unusable, nothing readable).");

@@ -169,8 +169,10 @@ DeviceNoretry device_noretry(const DeviceNoretryFacts &f)
 	auto dec = effective_noretry(*kv, *gc, param);
 	out.value = dec.value;
 	out.explanation = dec.explanation;
+	out.from = dec.from_parameter ? NoretryFrom::parameter : NoretryFrom::kernel_default;
 	if (f.rdnafix_applied) {
 		out.value = *f.rdnafix_applied;
+		out.from = NoretryFrom::rdnafix;
 		out.explanation = fmt::format("rdnafix applied noretry={} to this device (amdgpu alone: {})",
 					      *f.rdnafix_applied, dec.explanation);
 	}

@@ -55,8 +55,11 @@ struct DeviceNoretryFacts {
 	bool bound_to_amdgpu = false;       // the device's driver is amdgpu
 	std::optional<int> rdnafix_applied; // rdnafix's noretry_applied for the device
 };
+// Where the effective value comes from.
+enum class NoretryFrom { kernel_default, parameter, rdnafix };
 struct DeviceNoretry {
 	std::optional<int> value;
+	NoretryFrom from = NoretryFrom::kernel_default;
 	std::string explanation; // the rule applied (NoretryDecision::explanation), "" without a value
 };
 DeviceNoretry device_noretry(const DeviceNoretryFacts &facts);

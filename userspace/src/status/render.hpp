@@ -5,8 +5,10 @@
 #include "model.hpp"
 #include "status/status.hpp"
 #include "status/validation.hpp"
+#include "select.hpp"
 
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -18,8 +20,46 @@ void to_json(nlohmann::ordered_json &j, const Finding &f);
 // `v`: the last validation on this stack (default: none read, "never").
 nlohmann::ordered_json to_json(const Snapshot &s, const Assessment &a, const std::vector<Finding> &findings,
 			       const LastValidation &v = {});
+// Bold section heads and coloured severities when `on` (a terminal, or --color always).
+struct TextStyle {
+	bool on = false;
+	std::string head(const std::string &s) const;
+	std::string sev(Severity v, const std::string &s) const;
+};
+struct TextOptions {
+	bool colour = false;
+	bool verbose = false; // every fact, the full why with its citations, a pass line per check
+	bool quiet = false;   // the header and the findings' summary only
+	// Wrap at this many columns (io::output_columns: a terminal or COLUMNS set); nullopt: never.
+	std::optional<std::size_t> width;
+	CheckSelection selection;              // --only/--skip, for the pass lines
+	std::vector<std::string_view> not_run; // areas whose checks did not run (COV with --no-coverage)
+};
+// The report: the header; the summary block (one line per finding); the
+// sections of facts (brief, or all of them with --verbose); the details of
+// each finding; with --verbose the pass lines.
+std::string render_text(const Snapshot &s, const Assessment &a, const std::vector<Finding> &findings,
+			const LastValidation &v, const TextOptions &o);
+// The same with --verbose's sections and no wrapping (`colour`: styled).
 std::string render_text(const Snapshot &s, const Assessment &a, const std::vector<Finding> &findings,
 			const LastValidation &v, bool colour);
+
+// The parts of the findings (render_findings.cpp).  fix_command: the finding's
+// fix as one command (its environment remedies as `unset A; export B=1`, else
+// the fix text up to its first alternative or comment).
+std::string fix_command(const Finding &f);
+std::vector<std::string> summary_lines(const std::vector<Finding> &findings, const TextStyle &style);
+// What the summary line left out (the rest of the finding, the why -- with
+// its source citations only when `verbose` -- and the whole fix when it is
+// more than the summary's command).
+std::vector<std::string> detail_lines(const std::vector<Finding> &findings, bool verbose);
+// "[pass] ID not found: title" for each selected check that did not fire.
+std::vector<std::string> pass_lines(const std::vector<Finding> &findings, const CheckSelection &sel,
+				    const std::vector<std::string_view> &not_run);
+// `status --list-checks`: every check id, area, severity and title (text, or JSON with `json`).
+std::string render_check_list(bool json);
+// The brief sections of facts (render_brief.cpp): what a default report shows.
+std::string render_brief(const Snapshot &s, const Assessment &a, const LastValidation &v, const TextStyle &st);
 
 // Prometheus text exposition format 0.0.4 (render_prometheus.cpp; the metrics
 // in docs/metrics.md).  `collect_time_s`: when the report was collected.
@@ -42,6 +82,9 @@ nlohmann::ordered_json validation_json(const LastValidation &v);
 // the text section's lines.
 nlohmann::ordered_json configuration_json(const Snapshot &s, const Assessment &a);
 std::vector<std::string> configuration_lines(const Snapshot &s, const Assessment &a);
+// The brief form: the settings not in effect, a count of those that are, a
+// stale initramfs, the boot loader and Secure Boot when known.
+std::vector<std::string> configuration_brief_lines(const Snapshot &s, const Assessment &a);
 
 // The kernel log of this boot (render_kernel_log.cpp): the text section's
 // lines and the `kernel_log` object (both only when s.kernel_log.source is set).

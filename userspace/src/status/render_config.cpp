@@ -164,3 +164,37 @@ std::vector<std::string> configuration_lines(const Snapshot &s, const Assessment
 }
 
 } // namespace rdnafix::status
+
+namespace rdnafix::status {
+
+std::vector<std::string> configuration_brief_lines(const Snapshot &s, const Assessment &a)
+{
+	const auto &b = s.boot;
+	std::vector<std::string> out;
+	size_t in_effect = 0;
+	for (const auto &x : a.settings) {
+		if (x.state == machine::SettingState::in_effect) {
+			++in_effect;
+			continue;
+		}
+		out.push_back(fmt::format("  {}.{}={} {} (running: {})", x.module, x.name,
+					  x.next_boot.value_or("(unset)"), to_string(x.state),
+					  x.live                                ? *x.live
+					  : machine::module_loaded(s, x.module) ? "unknown"
+										: "not loaded"));
+	}
+	std::string head = a.settings.empty() ? "nothing configured for amdgpu, ttm or rdnafix"
+					      : fmt::format("{} setting(s) in effect", in_effect);
+	if (const auto *k = shown_kernel(b); k && detail::initramfs_stale(b, *k))
+		head += fmt::format("; initramfs /{} older than the configuration", k->initramfs_image);
+	if (b.bootloader != machine::BootloaderKind::unknown)
+		head += fmt::format("; boot loader {}", to_string(b.bootloader));
+	if (b.secure_boot && *b.secure_boot)
+		head += "; Secure Boot on";
+	out.insert(out.begin(), "  " + head);
+	for (const auto &u : b.unreadable)
+		out.push_back(fmt::format("  {:<15} {}: {}", u.item, u.path, u.reason));
+	return out;
+}
+
+} // namespace rdnafix::status

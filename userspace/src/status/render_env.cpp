@@ -100,4 +100,33 @@ std::string render_env_sudo_note(const machine::Environment &env)
 	return out;
 }
 
+std::string_view verdict_word(VarVerdict v)
+{
+	switch (v) {
+	case VarVerdict::in_effect:
+		return "in effect";
+	case VarVerdict::slow:
+		return "slow debug switch";
+	case VarVerdict::value_ignored:
+		return "value ignored";
+	case VarVerdict::value_rejected:
+		return "value rejected";
+	case VarVerdict::no_effect:
+		return "no effect on ROCm";
+	case VarVerdict::build_time_only:
+		return "build time only";
+	case VarVerdict::not_real:
+		return "not a real variable";
+	case VarVerdict::deprecated:
+		return "deprecated";
+	case VarVerdict::unverified:
+		return "effect not verified";
+	case VarVerdict::misspelt:
+		return "misspelt: not read";
+	case VarVerdict::unknown:
+		return "unknown";
+	}
+	return "";
+}
+
 } // namespace rdnafix::status

@@ -4,6 +4,7 @@
 #include "machine/facts.hpp"
 
 #include "core/text_safe.hpp"
+#include "core/text_wrap.hpp"
 
 #include "rdnafix_version.hpp"
 
@@ -12,6 +13,19 @@
 namespace rdnafix::status {
 
 using machine::pci_id;
+
+std::string TextStyle::head(const std::string &s) const
+{
+	return on ? "\033[1m" + s + "\033[0m" : s;
+}
+
+std::string TextStyle::sev(Severity v, const std::string &s) const
+{
+	if (!on)
+		return s;
+	const char *c = v == Severity::error ? "\033[1;31m" : v == Severity::warn ? "\033[1;33m" : "\033[36m";
+	return c + s + "\033[0m";
+}
 
 namespace {
 
@@ -28,18 +42,6 @@ std::string or_unset(const std::string &s, const char *unset)
 {
 	return s.empty() ? std::string(unset) : s;
 }
-
-struct Style {
-	bool on;
-	std::string head(const std::string &s) const { return on ? "\033[1m" + s + "\033[0m" : s; }
-	std::string sev(Severity v, const std::string &s) const
-	{
-		if (!on)
-			return s;
-		const char *c = v == Severity::error ? "\033[1;31m" : v == Severity::warn ? "\033[1;33m" : "\033[36m";
-		return c + s + "\033[0m";
-	}
-};
 
 std::string unread_for(const std::vector<Unreadable> &u, const std::string &item)
 {
@@ -62,8 +64,8 @@ std::string show(const std::optional<T> &v, const std::vector<Unreadable> &u, co
 // One section of the report at a time; `out` collects the lines.
 class Text {
 public:
-	Text(const Snapshot &s, const Assessment &a, const LastValidation &v, bool colour)
-	    : s_(s), a_(a), v_(v), st_{colour}
+	Text(const Snapshot &s, const Assessment &a, const LastValidation &v, const TextStyle &st)
+	    : s_(s), a_(a), v_(v), st_(st)
 	{
 	}
 	std::string take() { return std::move(o_); }
@@ -79,7 +81,14 @@ public:
 	void code_objects();
 	void kernel_log();
 	void validation();
-	void findings(const std::vector<Finding> &findings);
+	// Lines built elsewhere, made terminal-safe (summary lines carry their own styling).
+	void lines(const std::vector<std::string> &ls)
+	{
+		for (const auto &l : ls)
+			line(l);
+	}
+	void raw(const std::string &s) { o_ += s; }
+	void head_line(const std::string &h) { head(h); }
 
 private:
 	// Every line is machine text (device names, paths, environment values):
@@ -104,7 +113,7 @@ private:
 	const Snapshot &s_;
 	const Assessment &a_;
 	const LastValidation &v_;
-	Style st_;
+	TextStyle st_;
 	std::string o_;
 };
 
@@ -362,39 +371,6 @@ void Text::access()
 	unreadable(acc.unreadable);
 }
 
-} // namespace
-
-std::string_view verdict_word(VarVerdict v)
-{
-	switch (v) {
-	case VarVerdict::in_effect:
-		return "in effect";
-	case VarVerdict::slow:
-		return "slow debug switch";
-	case VarVerdict::value_ignored:
-		return "value ignored";
-	case VarVerdict::value_rejected:
-		return "value rejected";
-	case VarVerdict::no_effect:
-		return "no effect on ROCm";
-	case VarVerdict::build_time_only:
-		return "build time only";
-	case VarVerdict::not_real:
-		return "not a real variable";
-	case VarVerdict::deprecated:
-		return "deprecated";
-	case VarVerdict::unverified:
-		return "effect not verified";
-	case VarVerdict::misspelt:
-		return "misspelt: not read";
-	case VarVerdict::unknown:
-		return "unknown";
-	}
-	return "";
-}
-
-namespace {
-
 void Text::environment()
 {
 	const auto &e = s_.environment;
@@ -411,11 +387,12 @@ void Text::environment()
 	}
 	for (size_t i = 0; i < e.overrides.size(); ++i) {
 		const OverrideVar &ov = e.overrides[i];
+		// The reasons are the findings' text (RDNA-ENV-001..005): not repeated here.
 		if (!ov.target)
-			line(fmt::format("  {}: invalid: {}", ov.name, ov.error));
+			line(fmt::format("  {}: invalid (see its finding)", ov.name));
 		for (const auto &v : a_.overrides[i])
-			line(fmt::format("  {} on {} ({}): {} — {}", ov.name, v.device, or_unset(v.native, "?"),
-					 rules::to_string(v.verdict), v.reason));
+			line(fmt::format("  {} on {} ({}): {}", ov.name, v.device, or_unset(v.native, "?"),
+					 rules::to_string(v.verdict)));
 	}
 	unreadable(e.unreadable);
 }
@@ -446,46 +423,55 @@ void Text::validation()
 		line(l);
 }
 
-void Text::findings(const std::vector<Finding> &findings)
-{
-	line("");
-	head("Findings");
-	if (findings.empty())
-		line("  none");
-	for (const auto &f : findings) {
-		o_ += "  " + st_.sev(f.severity, fmt::format("[{}]", severity_name(f.severity))) +
-		      core::terminal_safe(
-			      fmt::format(" {}{}: {}", f.id, f.subject.empty() ? "" : " " + f.subject, f.finding)) +
-		      "\n";
-		line(fmt::format("      why: {}", f.why));
-		line(fmt::format("      fix: {}", f.fix));
-	}
-	auto c = summarize(findings);
-	line("");
-	line(fmt::format("{} error(s), {} warning(s), {} info — exit code {}", c.errors, c.warnings, c.info,
-			 exit_code_for(findings)));
-}
-
 } // namespace
+
+std::string render_text(const Snapshot &s, const Assessment &a, const std::vector<Finding> &findings,
+			const LastValidation &v, const TextOptions &o)
+{
+	const TextStyle st{o.colour};
+	Text t(s, a, v, st);
+	t.header();
+	if (s.nothing_readable)
+		return t.take();
+	t.raw("\n");
+	for (const auto &l : summary_lines(findings, st))
+		t.raw(l + "\n"); // terminal-safe already, with its own styling
+	if (!o.quiet) {
+		if (o.verbose) {
+			t.devices();
+			t.driver();
+			t.rdnafix();
+			t.configuration();
+			t.access();
+			t.environment();
+			t.code_objects();
+			t.kernel_log();
+			t.validation();
+		} else {
+			t.raw("\n" + render_brief(s, a, v, st));
+		}
+		if (!findings.empty()) {
+			t.raw("\n");
+			t.head_line("Details");
+			t.lines(detail_lines(findings, o.verbose));
+		}
+		if (o.verbose) {
+			t.raw("\n");
+			t.head_line("Checks that found nothing");
+			t.lines(pass_lines(findings, o.selection, o.not_run));
+		}
+	}
+	std::string out = t.take();
+	return o.width ? core::wrap_text(out, *o.width) : out;
+}
 
 std::string render_text(const Snapshot &s, const Assessment &a, const std::vector<Finding> &findings,
 			const LastValidation &v, bool colour)
 {
-	Text t(s, a, v, colour);
-	t.header();
-	if (s.nothing_readable)
-		return t.take();
-	t.devices();
-	t.driver();
-	t.rdnafix();
-	t.configuration();
-	t.access();
-	t.environment();
-	t.code_objects();
-	t.kernel_log();
-	t.validation();
-	t.findings(findings);
-	return t.take();
+	TextOptions o;
+	o.colour = colour;
+	o.verbose = true;
+	return render_text(s, a, findings, v, o);
 }
 
 } // namespace rdnafix::status

@@ -10,8 +10,10 @@
 #include "io/knowledge_dirs.hpp"
 #include "io/process.hpp"
 #include "io/rootfs.hpp"
+#include "io/terminal.hpp"
 
 #include <chrono>
+#include <tuple>
 #include <cstdio>
 
 namespace rdnafix::status {
@@ -90,21 +92,37 @@ struct Rendered {
 	std::string out;
 	bool nothing_readable = false;
 	std::string nothing_readable_reason;
+	std::string usage_error; // --only/--skip named no check or area
 	int rc = 0;
 };
 
 Rendered render(const StatusOptions &opts)
 {
+	Rendered r;
+	if (opts.list_checks) {
+		r.out = render_check_list(opts.format == Format::json);
+		return r;
+	}
+	CheckSelection sel;
+	for (const auto &[name, list, into] :
+	     {std::tuple{"--only", &opts.only, &sel.only}, std::tuple{"--skip", &opts.skip, &sel.skip}}) {
+		if (list->empty())
+			continue;
+		if (auto err = parse_check_list(name, *list, into); !err.empty()) {
+			r.usage_error = err;
+			r.rc = 2;
+			return r;
+		}
+	}
 	auto snap = machine::collect(opts.machine);
 	// Nothing readable: the reason once, on stderr; the text report would
 	// only repeat the root.  JSON and Prometheus still write their object
 	// (exit_code 2, rdnafix_status_success 0) for the programs that read them.
+	r.nothing_readable = snap.nothing_readable;
+	r.nothing_readable_reason = snap.nothing_readable_reason;
 	if (snap.nothing_readable && opts.format == Format::text) {
-		Rendered nothing;
-		nothing.nothing_readable = true;
-		nothing.nothing_readable_reason = snap.nothing_readable_reason;
-		nothing.rc = 2;
-		return nothing;
+		r.rc = 2;
+		return r;
 	}
 	auto verdicts = assess(snap);
 	// The software picture, once: the coverage scan and the stack.
@@ -115,25 +133,33 @@ Rendered render(const StatusOptions &opts)
 	if (opts.knowledge && !snap.nothing_readable)
 		verdicts.known_bad = load_known_bad(*opts.knowledge, opts.knowledge_overlays);
 	verdicts.libload = std::move(sw.libload);
-	auto findings = snap.nothing_readable ? std::vector<Finding>{} : evaluate(snap, verdicts);
+	auto findings = snap.nothing_readable ? std::vector<Finding>{} : select_findings(evaluate(snap, verdicts), sel);
 	const auto now =
 		std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now().time_since_epoch())
 			.count();
 	LastValidation validation;
 	if (!snap.nothing_readable)
 		validation = read_last_validation(snap, sw, validation_databases(opts.machine.root));
-	Rendered r;
 	if (opts.format == Format::json)
 		r.out = to_json(snap, verdicts, findings, validation)
 				.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) +
 			"\n";
 	else if (opts.format == Format::prometheus)
 		r.out = render_prometheus(snap, verdicts, findings, validation, now);
-	else
-		r.out = render_text(snap, verdicts, findings, validation,
-				    opts.output.empty() && want_colour(opts.colour));
-	r.nothing_readable = snap.nothing_readable;
-	r.nothing_readable_reason = snap.nothing_readable_reason;
+	else {
+		TextOptions t;
+		t.colour = opts.output.empty() && want_colour(opts.colour);
+		t.verbose = opts.verbose;
+		t.quiet = opts.quiet;
+		// Wrapped only on a terminal or with COLUMNS set; never into a file.
+		t.width = opts.output.empty() ? io::output_columns() : std::nullopt;
+		t.selection = sel;
+		if (!opts.coverage)
+			t.not_run.push_back("COV");
+		if (verdicts.known_bad.empty())
+			t.not_run.push_back("VER");
+		r.out = render_text(snap, verdicts, findings, validation, t);
+	}
 	r.rc = snap.nothing_readable ? 2 : exit_code_for(findings);
 	return r;
 }
@@ -151,6 +177,10 @@ std::string render_status(const StatusOptions &opts, int *rc)
 int run_status(const StatusOptions &opts)
 {
 	const Rendered r = render(opts);
+	if (!r.usage_error.empty()) {
+		std::fprintf(stderr, "rdnactl status: %s\n", r.usage_error.c_str());
+		return 2;
+	}
 	if (r.out.empty()) {
 		// nothing to write: the reason follows on stderr
 	} else if (opts.output.empty()) {

@@ -26,6 +26,15 @@ struct StatusOptions {
 	// when `knowledge_overlays`.  nullptr: no known-bad check.
 	const std::vector<knowledge::SourceText> *knowledge = nullptr;
 	bool knowledge_overlays = true;
+	// --verbose: every fact, the citations and a pass line per check; --quiet:
+	// the findings' summary only.
+	bool verbose = false;
+	bool quiet = false;
+	// --only / --skip: comma-separated check ids or areas ("" = none); they
+	// filter the findings of every format and so the exit code.
+	std::string only, skip;
+	// --list-checks: print the catalogue (JSON with format json) and collect nothing.
+	bool list_checks = false;
 };
 // Collects, evaluates and prints the report (text, JSON or Prometheus
 // metrics) on stdout or into opts.output.  A file that cannot be written is
