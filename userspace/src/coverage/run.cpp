@@ -70,7 +70,7 @@ int run_coverage(const CoverageOptions &opts)
 	}
 	Report r = scan(fs, snap, so);
 	std::string out = opts.json ? to_json(r).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n"
-				    : render_text(r, opts.machine.root);
+				    : render_text(r, opts.machine.root, TextOptions{opts.verbose, opts.style});
 	std::fwrite(out.data(), 1, out.size(), stdout);
 	if (opts.stats)
 		std::fprintf(stderr,
