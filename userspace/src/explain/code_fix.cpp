@@ -31,7 +31,8 @@ void flush_code_fixes(std::vector<CodeFix> &pending, Explanation *e)
 		std::vector<std::string> targets;
 		for (std::size_t k = i; k < pending.size(); ++k)
 			if (!done[k] && pending[k].safe_dotted == pending[i].safe_dotted &&
-			    pending[k].safe_name == pending[i].safe_name && pending[k].generic == pending[i].generic) {
+			    pending[k].safe_name == pending[i].safe_name && pending[k].generic == pending[i].generic &&
+			    pending[k].here == pending[i].here) {
 				done[k] = true;
 				if (std::find(targets.begin(), targets.end(), pending[k].gfx) == targets.end())
 					targets.push_back(pending[k].gfx);
@@ -41,13 +42,18 @@ void flush_code_fixes(std::vector<CodeFix> &pending, Explanation *e)
 					     pending[i].safe_dotted, and_list(targets), targets.size() == 1 ? "s" : "",
 					     pending[i].safe_name, pending[i].generic));
 	}
-	for (const bool offered : {true, false}) {
+	// the install lines, one per (offered, here) kind, in the order the kinds first appear
+	std::vector<std::pair<bool, bool>> kinds;
+	for (const auto &p : pending)
+		if (std::find(kinds.begin(), kinds.end(), std::pair(p.offered, p.here)) == kinds.end())
+			kinds.emplace_back(p.offered, p.here);
+	std::stable_partition(kinds.begin(), kinds.end(), [](const auto &k) { return k.first; });
+	for (const auto &[offered, here] : kinds) {
 		std::vector<std::string> targets;
 		for (const auto &p : pending)
-			if (p.offered == offered && std::find(targets.begin(), targets.end(), p.gfx) == targets.end())
+			if (p.offered == offered && p.here == here &&
+			    std::find(targets.begin(), targets.end(), p.gfx) == targets.end())
 				targets.push_back(p.gfx);
-		if (targets.empty())
-			continue;
 		const bool one = targets.size() == 1;
 		e->fix.push_back(
 			fmt::format("{}nstall a build that contains {} (or {} generic famil{}): e.g. a "

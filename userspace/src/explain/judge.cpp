@@ -206,7 +206,7 @@ void code_fix(const Machine &m, const Gpu &g, const std::vector<std::string> &bu
 					  rules::isa_family_of(*g.target)
 						  ? std::string(rules::isa_family_of(*g.target)->generic_name)
 						  : "",
-					  true});
+					  true, here});
 		if (here) // a typed remedy only for a GPU of this machine
 			e->remedies.push_back(
 				core::SetEnv{"HSA_OVERRIDE_GFX_VERSION", safe->dotted(),
@@ -218,7 +218,7 @@ void code_fix(const Machine &m, const Gpu &g, const std::vector<std::string> &bu
 				    g.gfx, safe->dotted(), safe->name(), safe->name()));
 	}
 	if (!offered)
-		pending.push_back(CodeFix{g.gfx, "", "", "", false});
+		pending.push_back(CodeFix{g.gfx, "", "", "", false, here});
 }
 
 void judge_code_object(const Machine &m, Explanation *e)

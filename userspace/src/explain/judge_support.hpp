@@ -55,10 +55,12 @@ struct CodeFix {
 	std::string gfx;
 	std::string safe_dotted, safe_name, generic; // the export; empty safe_dotted: none offered
 	bool offered = false;                        // an export was offered for this target
+	bool here = true;                            // a GPU of this machine (else one of the log's)
 };
 // The pending fixes as lines into e->fix, then cleared: the exports (one
 // per value, naming every target it serves), then the builds to install
-// (one line for the targets with an export, one for the rest) (code_fix.cpp).
+// (one line per kind: with an export or not, this machine's GPUs or the
+// log's), never mixing this machine's targets with the log's (code_fix.cpp).
 void flush_code_fixes(std::vector<CodeFix> &pending, Explanation *e);
 
 // Per-signature judges of kernel-side matches (judge_kernel.cpp).
