@@ -81,7 +81,7 @@ check "the reason with its sources is left to --verbose" bash -c "! grep -q 'AMD
 "$rdnactl" coverage --no-system --verbose --gfx gfx1010 "$data/k2_bundle.hipfb" >"$tmp/covv" 2>&1
 check "coverage --verbose gives the reason and its source" grep -q 'unsafe: .*AMDGPUUsage.rst' "$tmp/covv"
 "$rdnactl" coverage --root "$fx/rx5600xt-k614/root" >"$tmp/cov2" 2>&1
-check "the places searched are counted" grep -q 'in the 10 place(s) searched (--verbose lists them)' "$tmp/cov2"
+check "the places searched are counted" grep -q '^Searched 10 place(s) (--verbose lists them).$' "$tmp/cov2"
 "$rdnactl" coverage --root "$fx/rx5600xt-k614/root" --verbose >"$tmp/cov2v" 2>&1
 check "coverage --verbose lists them" grep -q '^  /opt/ollama/lib/ollama$' "$tmp/cov2v"
 echo "   rows: $(wc -l <"$tmp/cov2") default, $(wc -l <"$tmp/cov2v") --verbose"

@@ -123,10 +123,8 @@ std::string render_text(const Report &r, const std::string &root, const TextOpti
 			for (const auto &s : r.searched)
 				line("  /" + s);
 		} else {
-			line(fmt::format(
-				"No installation with GPU code found (PyTorch, ROCm, llama.cpp/ollama) in the {} "
-				"place(s) searched (--verbose lists them)",
-				r.searched.size()));
+			line("No installation with GPU code found (PyTorch, ROCm, llama.cpp/ollama).");
+			line(fmt::format("Searched {} place(s) (--verbose lists them).", r.searched.size()));
 		}
 	}
 	if (!r.notes.empty()) {
