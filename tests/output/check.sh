@@ -112,6 +112,12 @@ check "--color always never colours JSON" bash -c "! grep -q $'\\033' '$tmp/c3'"
 check "fix --color always colours the diff" grep -q "$esc\\[32m+options ttm" "$tmp/c4"
 "$rdnactl" coverage --no-system --color always --gfx gfx1010 "$data/k2_bundle.hipfb" >"$tmp/c5" 2>&1
 check "coverage --color always colours the unsafe verdict red" grep -q "$esc\\[1;31m  => gfx1010" "$tmp/c5"
+mkdir -p "$tmp/cfg"
+cp -a "$fx/rx5600xt-k614/root/." "$tmp/cfg/"
+"$rdnactl" config set --root "$tmp/cfg" --dry-run --color always amdgpu.vm_fragment_size=9 >"$tmp/c6" 2>&1
+check "config set --dry-run --color always colours the diff" grep -q "$esc\\[32m+options amdgpu" "$tmp/c6"
+"$rdnactl" config set --root "$tmp/cfg" --dry-run amdgpu.vm_fragment_size=9 >"$tmp/c7" 2>&1
+check "config set --dry-run into a file: no colour" bash -c "! grep -q $'\\033' '$tmp/c7'"
 # A real terminal (util-linux script gives the command a pseudo-terminal of 60 columns).
 tty_run() { script -qec "stty cols 60 rows 40; $1" /dev/null | tr -d '\r'; }
 cp "$logs/therock-737-mes-reset.txt" "$tmp/mes.log" # a short path: a word longer than the width stays whole

@@ -23,8 +23,8 @@ _rdnactl_options()
         kernel-check) echo "--root --json --help" ;;
         config)       echo "--help" ;;
         "config show")  echo "--root --json --help" ;;
-        "config set"|"config unset") echo "--root --json --dry-run --no-initramfs --cmdline --help" ;;
-        "config undo")  echo "--root --json --dry-run --no-initramfs --help" ;;
+        "config set"|"config unset") echo "--root --json --dry-run --no-initramfs --cmdline --color --help" ;;
+        "config undo")  echo "--root --json --dry-run --no-initramfs --color --help" ;;
         help)         echo "" ;;
     esac
 }

@@ -63,7 +63,7 @@ std::string change_lines(const app::FixPlan &plan)
 	return out;
 }
 
-// config's report with the diff lines coloured and the other lines wrapped.
+// config's report with the lines that are not diff lines wrapped.
 std::string styled(const std::string &text, const core::TextStyle &st)
 {
 	std::string out;
@@ -71,8 +71,10 @@ std::string styled(const std::string &text, const core::TextStyle &st)
 	while (pos < text.size()) {
 		const std::size_t nl = text.find('\n', pos);
 		const std::string_view l(text.data() + pos, (nl == std::string::npos ? text.size() : nl) - pos);
-		const bool diff = l.starts_with("+") || l.starts_with("-") || l.starts_with(" ") || l.starts_with("@@");
-		out += diff ? core::paint_diff_line(l, st.colour) : core::wrap_lines(l, st.width);
+		// diff lines (coloured by config already when colour is on) are never wrapped
+		const bool diff = l.starts_with("+") || l.starts_with("-") || l.starts_with(" ") ||
+				  l.starts_with("@@") || l.starts_with("\033[");
+		out += diff ? std::string(l) : core::wrap_lines(l, st.width);
 		out += '\n';
 		if (nl == std::string::npos)
 			break;
@@ -111,6 +113,7 @@ int run_fix(const FixArgs &args, const std::string &invocation)
 		o.dry_run = args.dry_run;
 		o.json = args.json;
 		o.no_initramfs = args.no_initramfs;
+		o.colour = st.colour; // config colours its diff lines
 		o.invocation = invocation;
 		// A real run streams config's report (a generator can run for minutes); a dry run is styled.
 		const bool stream = !args.json && !args.dry_run;
