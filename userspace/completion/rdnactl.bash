@@ -15,17 +15,17 @@ _rdnactl_options()
         status)       echo "$_rdnactl_machine --format --json --output --no-coverage --color --pid --verbose --quiet --only --skip --list-checks --help" ;;
         env)          echo "$_rdnactl_machine --shell --json --pid --help" ;;
         report)       echo "$_rdnactl_machine --pid --output --force --no-anonymize --help" ;;
-        coverage)     echo "$_rdnactl_machine --python --gfx --no-system --json --stats --help" ;;
-        explain)      echo "--pid $_rdnactl_machine --json --list --no-coverage --check-knowledge --no-overlays --help" ;;
-        fix)          echo "$_rdnactl_machine --dry-run --json --no-initramfs --help" ;;
+        coverage)     echo "$_rdnactl_machine --python --gfx --no-system --json --stats --verbose --color --help" ;;
+        explain)      echo "--pid $_rdnactl_machine --json --list --no-coverage --check-knowledge --no-overlays --verbose --color --help" ;;
+        fix)          echo "$_rdnactl_machine --dry-run --json --no-initramfs --color --help" ;;
         validate)     echo "--quick --full --case --list --json --if-stack-changed --brief --timeout --kill-grace
-                            --inject-error --torch --capacity-fraction --history-db --no-history --device --api --help" ;;
+                            --inject-error --torch --capacity-fraction --history-db --no-history --device --api --verbose --color --help" ;;
         history)      echo "--json --history-db --threshold --plot --help" ;;
         kernel-check) echo "--root --json --help" ;;
         config)       echo "--help" ;;
         "config show")  echo "--root --json --help" ;;
-        "config set"|"config unset") echo "--root --json --dry-run --no-initramfs --cmdline --help" ;;
-        "config undo")  echo "--root --json --dry-run --no-initramfs --help" ;;
+        "config set"|"config unset") echo "--root --json --dry-run --no-initramfs --cmdline --color --help" ;;
+        "config undo")  echo "--root --json --dry-run --no-initramfs --color --help" ;;
         help)         echo "" ;;
     esac
 }

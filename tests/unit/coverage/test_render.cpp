@@ -65,10 +65,23 @@ TEST_CASE("text: GPUs, installations with their libraries and targets, the verdi
 				     "VIRTUAL_ENV=/home/u/venv)\n"));
 	CHECK_THAT(t, ContainsSubstring("  libtorch_hip.so          gfx1030 gfx1100\n"));
 	CHECK_THAT(t, ContainsSubstring("  libMIOpen.so             no device code\n"));
+	// the reason an override is safe (with its sources) only with --verbose
 	CHECK_THAT(t, ContainsSubstring(
 			      "  => gfx1031 @ 0000:03:00.0: only with HSA_OVERRIDE_GFX_VERSION=10.3.0 (isa_safe)\n"
 			      "       libtorch_hip.so: has gfx1030 but not gfx1031 or gfx10-3-generic\n"
-			      "       isa_safe: gfx1031 and gfx1030 are both in gfx10-3-generic"));
+			      "  => gfx1100"));
+	CHECK_THAT(t,
+		   ContainsSubstring("Why an override is safe or unsafe, with sources: rdnactl coverage --verbose\n"));
+	CHECK_THAT(
+		render_text(report(), "/", TextOptions{true, {}}),
+		ContainsSubstring("  => gfx1031 @ 0000:03:00.0: only with HSA_OVERRIDE_GFX_VERSION=10.3.0 (isa_safe)\n"
+				  "       libtorch_hip.so: has gfx1030 but not gfx1031 or gfx10-3-generic\n"
+				  "       isa_safe: gfx1031 and gfx1030 are both in gfx10-3-generic"));
+	// several GPU x installation verdicts: one line each first
+	CHECK_THAT(t, ContainsSubstring(
+			      "Verdicts\n  gfx1031 @ 0000:03:00.0  PyTorch 2.5.1+rocm6.2: only with "
+			      "HSA_OVERRIDE_GFX_VERSION=10.3.0 (isa_safe)\n  gfx1100 (--gfx)  PyTorch 2.5.1+rocm6.2: "
+			      "native\n"));
 	CHECK_THAT(t, ContainsSubstring("  => gfx1100 (--gfx): native\n"));
 	CHECK_THAT(t, ContainsSubstring("Notes\n  no python3 on PATH\n"));
 	CHECK_THAT(t, ContainsSubstring("Verdict: 1 GPU x installation pair without native or generic code\n"));

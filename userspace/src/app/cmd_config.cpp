@@ -2,6 +2,7 @@
 // forward to config::show_config, config::apply_changes and config::undo_last.
 #include "commands.hpp"
 #include "machine_options.hpp"
+#include "text_style.hpp"
 
 #include "config/apply.hpp"
 #include "config/keys.hpp"
@@ -22,6 +23,7 @@ namespace {
 struct ConfigArgs {
 	std::string root;
 	bool json = false, dry_run = false, no_initramfs = false, cmdline = false;
+	std::string colour = "auto";
 	std::vector<std::string> words;
 };
 
@@ -62,6 +64,7 @@ config::ApplyOptions apply_options(const ConfigArgs &a, const std::string &verb)
 	o.dry_run = a.dry_run;
 	o.json = a.json;
 	o.no_initramfs = a.no_initramfs;
+	o.colour = app::text_style(a.colour, a.json).colour;
 	o.invocation = "rdnactl config " + verb;
 	if (a.cmdline)
 		o.invocation += " --cmdline";
@@ -103,6 +106,7 @@ void add_common(CLI::App &sub, ConfigArgs &a, bool writes)
 			     "Print the unified diff of every file and every command, change nothing (any user)");
 		sub.add_flag("--no-initramfs", a.no_initramfs,
 			     "Do not regenerate the initramfs; say which images are stale (exit 1)");
+		app::add_colour_option(sub, &a.colour);
 	}
 }
 

@@ -2,6 +2,7 @@
 // coverage::run_coverage.
 #include "commands.hpp"
 #include "machine_options.hpp"
+#include "text_style.hpp"
 
 #include "coverage/run.hpp"
 
@@ -14,7 +15,8 @@ namespace {
 struct CoverageArgs {
 	app::MachineArgs machine;
 	std::vector<std::string> paths, pythons, gfx;
-	bool json = false, no_system = false, stats = false;
+	bool json = false, no_system = false, stats = false, verbose = false;
+	std::string colour = "auto";
 };
 
 } // namespace
@@ -44,6 +46,10 @@ void add_coverage_command(CLI::App &app, int *rc)
 		      "Skip system ROCm (ROCM_PATH, /opt/rocm*, /usr/lib/<multiarch>) and llama.cpp/ollama");
 	sub->add_flag("--json", args->json, "Print JSON (schema_version 1) instead of text");
 	sub->add_flag("--stats", args->stats, "Print the scan time and the bytes read on stderr");
+	sub->add_flag("--verbose", args->verbose,
+		      "Also list every place searched and why an override value is safe or unsafe, with its "
+		      "sources");
+	app::add_colour_option(*sub, &args->colour);
 	sub->footer(
 		"Looks in: the --python interpreters, VIRTUAL_ENV, CONDA_PREFIX, the first python3 on PATH (their "
 		"site-packages/dist-packages: torch/lib, torch/lib/rocblas/library, torch/lib/hipblaslt/library, "
@@ -52,7 +58,8 @@ void add_coverage_command(CLI::App &app, int *rc)
 		"opened, and only their headers are read.\n"
 		"Verdicts per GPU and installation: native (code for the GPU's own target), generic (gfx10-3-generic "
 		"and friends; needs a ROCm 6.4+ runtime), only with HSA_OVERRIDE_GFX_VERSION=X (and whether that value "
-		"is ISA-safe for the GPU), missing (with the reason, e.g. an xnack+ object on an XNACK-off GPU).\n"
+		"is ISA-safe for the GPU; an unsafe value reads \"no usable code\", never as advice), missing (with "
+		"the reason, e.g. an xnack+ object on an XNACK-off GPU).\n"
 		"Example: rdnactl coverage --python ~/venv/bin/python3   |   rdnactl coverage --gfx gfx1031 "
 		"/opt/rocm/lib/librocblas.so\n"
 		"Exit codes: 0 every GPU has native or generic code in every installation that has GPU code, 1 some "
@@ -70,6 +77,8 @@ void add_coverage_command(CLI::App &app, int *rc)
 		o.scan.system = !args->no_system;
 		o.json = args->json;
 		o.stats = args->stats;
+		o.verbose = args->verbose;
+		o.style = app::text_style(args->colour, args->json);
 		*rc = coverage::run_coverage(o);
 	});
 }

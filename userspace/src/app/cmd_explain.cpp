@@ -3,6 +3,7 @@
 #include "commands.hpp"
 #include "option_checks.hpp"
 #include "machine_options.hpp"
+#include "text_style.hpp"
 
 #include "explain/run.hpp"
 
@@ -23,6 +24,8 @@ struct ExplainArgs {
 	bool no_coverage = false;
 	std::string check_knowledge;
 	bool no_overlays = false;
+	bool verbose = false;
+	std::string colour = "auto";
 };
 
 } // namespace
@@ -56,6 +59,10 @@ void add_explain_command(CLI::App &app, int *rc)
 	sub->add_flag("--no-overlays", args->no_overlays,
 		      "Use only the built-in knowledge: do not read /usr/share/rdnafix/knowledge.d and "
 		      "/etc/rdnafix/knowledge.d");
+	sub->add_flag("--verbose", args->verbose,
+		      "Also print each match's sources (kernel and ROCm source files, issues); by default one line "
+		      "per match comes first, then its details without sources");
+	app::add_colour_option(*sub, &args->colour);
 	sub->footer("Examples:\n"
 		    "  python3 train.py 2>&1 | rdnactl explain\n"
 		    "  sudo dmesg | rdnactl explain -\n"
@@ -77,6 +84,8 @@ void add_explain_command(CLI::App &app, int *rc)
 		o.machine = app::collect_options(args->machine);
 		o.check_knowledge = args->check_knowledge;
 		o.overlays = !args->no_overlays;
+		o.verbose = args->verbose;
+		o.style = app::text_style(args->colour, args->json);
 		*rc = explain::run_explain(o, knowledge::builtin_files());
 	});
 }

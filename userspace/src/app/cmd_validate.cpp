@@ -7,12 +7,14 @@
 #include "core/text_safe.hpp"
 #include "option_checks.hpp"
 #include "run.hpp"
+#include "text_style.hpp"
 
 namespace rdnafix {
 
 void add_validate_command(CLI::App &app, int *rc)
 {
 	auto o = std::make_shared<validate::ValidateOptions>();
+	auto colour = std::make_shared<std::string>("auto");
 	auto *sub = app.add_subcommand("validate", "Run GPU conv2d validation against a CPU reference, each case "
 						   "in a watched child process");
 	auto *quick = sub->add_flag("--quick", o->quick, "Run the quick set (default)");
@@ -29,6 +31,9 @@ void add_validate_command(CLI::App &app, int *rc)
 		      "Print exactly one line: new stack or not (what changed), the verdict, the run recorded "
 		      "(for the journal)")
 		->excludes(json);
+	sub->add_flag("--verbose", o->verbose,
+		      "When no GPU runtime is found, list every library path tried (else one line counts them)");
+	app::add_colour_option(*sub, colour.get());
 	sub->add_option("--timeout", o->timeout, "Seconds a case may run before SIGTERM (default 120)")
 		->check(finite_range(0.1, 86400.0));
 	sub->add_option("--kill-grace", o->grace, "Seconds between SIGTERM and SIGKILL (default 5)")
@@ -49,7 +54,7 @@ void add_validate_command(CLI::App &app, int *rc)
 	sub->footer("Exit codes: 0 every case passed, or --if-stack-changed found the stack unchanged (nothing run);\n"
 		    "1 a case failed, crashed, hung or errored; 2 the GPU cases could not run (no GPU runtime:\n"
 		    "recorded as a not-run run unless --no-history), or bad input.\nSee rdnactl(1).");
-	sub->callback([o, rc] {
+	sub->callback([o, rc, colour] {
 		// PATH is neither written nor read: the option would be ignored in silence.
 		if (o->no_history && !o->history_db.empty() && !o->brief && !o->if_stack_changed) {
 			std::cerr << "rdnactl validate: --no-history and --history-db together: nothing is recorded, "
@@ -61,6 +66,7 @@ void add_validate_command(CLI::App &app, int *rc)
 			*rc = 2;
 			return;
 		}
+		o->colour = app::text_style(*colour, o->json).colour;
 		*rc = validate::run_validate(*o);
 	});
 }

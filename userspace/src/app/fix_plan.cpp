@@ -41,6 +41,8 @@ FixPlan plan_fix(const std::vector<status::Finding> &findings, const std::string
 					Instruction in{f.id, f.subject, status::kind_of(r), {}};
 					if constexpr (std::is_same_v<T, status::ModuleOption>) {
 						applied = true;
+						if (plan.modules_by.empty() || plan.modules_by.back() != f.id)
+							plan.modules_by.push_back(f.id);
 						if (!has(plan.modules, [&](const config::ModuleChange &m) {
 							    return m.module == v.module && m.name == v.name;
 						    }))
@@ -48,6 +50,8 @@ FixPlan plan_fix(const std::vector<status::Finding> &findings, const std::string
 						return;
 					} else if constexpr (std::is_same_v<T, status::KernelParam>) {
 						applied = true;
+						if (plan.cmdline_by.empty() || plan.cmdline_by.back() != f.id)
+							plan.cmdline_by.push_back(f.id);
 						if (!has(plan.cmdline, [&](const config::CmdlineChange &c) {
 							    return c.param == v.param;
 						    }))

@@ -23,6 +23,8 @@ struct FixPlan {
 	std::vector<config::ModuleChange> modules;  // in finding order, the first per module.option
 	std::vector<config::CmdlineChange> cmdline; // in finding order, the first per parameter
 	std::vector<std::string> applied_by;        // the check ids whose remedies are in modules/cmdline
+	std::vector<std::string> cmdline_by;        // the check ids whose remedies are in cmdline
+	std::vector<std::string> modules_by;        // the check ids whose remedies are in modules
 	std::vector<Instruction> instructions;      // the rest, in finding order
 };
 

@@ -40,6 +40,7 @@ namespace rdnafix::config {
 struct ApplyOptions {
 	std::string root = "/";
 	bool dry_run = false, json = false, no_initramfs = false;
+	bool colour = false;    // text: the diff lines coloured (core/term_style.hpp); never with json
 	std::string invocation; // recorded in the journal: "rdnactl config set noretry=1"
 	// Refuse (exit 2) unless the effective uid is 0.  Tests on temporary
 	// roots run as any user with this off; the CLI always leaves it on.

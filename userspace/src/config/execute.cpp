@@ -227,6 +227,7 @@ Report start_report(const ApplyOptions &o, std::string action)
 	r.action = std::move(action);
 	r.root = o.root;
 	r.dry_run = o.dry_run;
+	r.colour = o.colour && !o.json;
 	r.chroot = o.chroot_commands && o.root != "/";
 	return r;
 }

@@ -4,6 +4,7 @@
 #include "config/execute.hpp"
 #include "config/report.hpp"
 
+#include "core/term_style.hpp"
 #include "core/text_safe.hpp"
 
 #include <fmt/format.h>
@@ -97,7 +98,12 @@ void render_text(const Report &r, std::ostream &out, std::ostream &err)
 		std::string d = unified_diff(f.path, f.before, f.after);
 		if (d.empty() && f.before && f.after)
 			d = fmt::format("mode of {} becomes {:04o}\n", f.path, f.mode); // escaped below
-		out << safe_lines(d);
+		const std::string lines = safe_lines(d);
+		for (std::size_t pos = 0; pos < lines.size();) {
+			const std::size_t nl = lines.find('\n', pos); // safe_lines ends every line
+			out << core::paint_diff_line(std::string_view(lines).substr(pos, nl - pos), r.colour) << '\n';
+			pos = nl + 1;
+		}
 	}
 	for (const auto &c : r.commands) {
 		const std::string cmd = safe(command_line(r, c));

@@ -35,6 +35,7 @@ struct Report {
 	std::string root = "/";
 	bool chroot = false; // commands run as `chroot ROOT argv...`
 	bool dry_run = false;
+	bool colour = false;           // text: the diff lines coloured
 	std::vector<FileReport> files; // only files that change
 	std::vector<CommandReport> commands;
 	std::vector<Conflict> conflicts;

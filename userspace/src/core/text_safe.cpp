@@ -89,6 +89,32 @@ std::string terminal_safe(std::string_view s)
 	return out;
 }
 
+std::string expand_tabs(std::string_view s)
+{
+	std::string out;
+	out.reserve(s.size());
+	std::size_t col = 0;
+	for (const char c : s) {
+		if (c == '\t') {
+			const std::size_t pad = 8 - col % 8;
+			out.append(pad, ' ');
+			col += pad;
+			continue;
+		}
+		out += c;
+		if (c == '\n')
+			col = 0;
+		else if ((static_cast<unsigned char>(c) & 0xc0) != 0x80)
+			++col;
+	}
+	return out;
+}
+
+std::string terminal_safe_quoted(std::string_view s)
+{
+	return terminal_safe(expand_tabs(s));
+}
+
 std::string terminal_safe_lines(std::string_view s)
 {
 	std::string out;

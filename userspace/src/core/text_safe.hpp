@@ -15,6 +15,16 @@ namespace rdnafix::core {
 // "\e", "\xNN"); a backslash becomes "\\".  Valid printable UTF-8 is kept.
 std::string terminal_safe(std::string_view s);
 
+// terminal_safe for a quoted line (a log excerpt, a diff line): a tab
+// becomes spaces up to the next multiple of 8 columns, as a terminal shows
+// it, instead of a visible "\t"; everything else as terminal_safe.
+std::string terminal_safe_quoted(std::string_view s);
+
+// `s` with each tab replaced by the spaces up to the next multiple of 8
+// columns (a column per UTF-8 code point, counted from the last line break);
+// nothing else changes.  For quoted text that is escaped later.
+std::string expand_tabs(std::string_view s);
+
 // terminal_safe applied to each line of a multi-line text; the line breaks
 // are kept ("\n" between lines, and after the last one only when `s` ends
 // with one).

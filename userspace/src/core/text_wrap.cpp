@@ -53,7 +53,9 @@ void wrap_line(std::string_view line, std::size_t width, std::size_t hang, std::
 	}
 	const std::size_t lead =
 		line.find_first_not_of(' ') == std::string_view::npos ? 0 : line.find_first_not_of(' ');
-	const std::size_t indent = std::min(lead + hang, width / 2);
+	// A "- " or "| " marker after the indentation: continuations align with its text.
+	const bool marker = lead + 1 < line.size() && (line[lead] == '-' || line[lead] == '|') && line[lead + 1] == ' ';
+	const std::size_t indent = std::min(marker ? lead + 2 : lead + hang, width / 2);
 	std::string_view rest = line;
 	bool first = true;
 	while (true) {

@@ -15,7 +15,8 @@ std::size_t display_width(std::string_view s);
 
 // Each line of `text` that is wider than `width` columns is broken at spaces;
 // its continuation lines are indented by the line's own leading spaces plus
-// `hang` (at most width / 2).  A word wider than the room left is cut.  Lines
+// `hang`, or aligned with the text after a "- " or "| " marker (at most
+// width / 2).  A word wider than the room left is cut.  Lines
 // that fit, and width 0, are left as they are; a trailing newline is kept.
 std::string wrap_text(std::string_view text, std::size_t width, std::size_t hang = 4);
 

@@ -90,7 +90,7 @@ int run_coverage(const CoverageOptions &opts)
 		opts.json
 			? document(r, opts.machine.root).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) +
 				  "\n"
-			: render_text(r, opts.machine.root);
+			: render_text(r, opts.machine.root, TextOptions{opts.verbose, opts.style});
 	std::fwrite(out.data(), 1, out.size(), stdout);
 	if (opts.stats)
 		std::fprintf(stderr,

@@ -7,13 +7,17 @@
 
 #include "machine/collect.hpp"
 
+#include "core/term_style.hpp"
+
 namespace rdnafix::coverage {
 
 struct CoverageOptions {
 	machine::CollectOptions machine;
 	ScanOptions scan;
 	bool json = false;
-	bool stats = false; // scan time and bytes read on stderr
+	bool stats = false;    // scan time and bytes read on stderr
+	bool verbose = false;  // the places searched, why an override is (un)safe
+	core::TextStyle style; // colour and wrap width of the text (not JSON)
 };
 int run_coverage(const CoverageOptions &opts);
 

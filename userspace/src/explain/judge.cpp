@@ -168,8 +168,10 @@ void coverage_lines(const Machine &m, const std::string &gfx, Explanation *e)
 namespace {
 
 // The fix for a GPU target without code: the ISA-safe override when one
-// exists and the library has it, else a build with the target.
-void code_fix(const Machine &m, const Gpu &g, const std::vector<std::string> &bundled, Explanation *e, bool here = true)
+// exists and the library has it, else a build with the target (into
+// `pending`, see flush_code_fixes).
+void code_fix(const Machine &m, const Gpu &g, const std::vector<std::string> &bundled, Explanation *e,
+	      std::vector<CodeFix> &pending, bool here = true)
 {
 	if (!g.target)
 		return;
@@ -200,11 +202,11 @@ void code_fix(const Machine &m, const Gpu &g, const std::vector<std::string> &bu
 					      useless.size() == 1 ? "has" : "have", safe->name()));
 	} else if (has_safe && !already) {
 		offered = true;
-		e->fix.push_back(fmt::format(
-			"export HSA_OVERRIDE_GFX_VERSION={}   # {} runs {} code: ISA-safe "
-			"(LLVM feature lists, generic processor {})",
-			safe->dotted(), g.gfx, safe->name(),
-			rules::isa_family_of(*g.target) ? rules::isa_family_of(*g.target)->generic_name : ""));
+		pending.push_back(CodeFix{g.gfx, safe->dotted(), safe->name(),
+					  rules::isa_family_of(*g.target)
+						  ? std::string(rules::isa_family_of(*g.target)->generic_name)
+						  : "",
+					  true, here});
 		if (here) // a typed remedy only for a GPU of this machine
 			e->remedies.push_back(
 				core::SetEnv{"HSA_OVERRIDE_GFX_VERSION", safe->dotted(),
@@ -215,14 +217,14 @@ void code_fix(const Machine &m, const Gpu &g, const std::vector<std::string> &bu
 				    "code either",
 				    g.gfx, safe->dotted(), safe->name(), safe->name()));
 	}
-	e->fix.push_back(fmt::format("{}nstall a build that contains {} (or its generic family): e.g. a PyTorch "
-				     "wheel / ROCm built with PYTORCH_ROCM_ARCH / GPU_TARGETS including {}",
-				     offered ? "or i" : "i", g.gfx, g.gfx));
+	if (!offered)
+		pending.push_back(CodeFix{g.gfx, "", "", "", false, here});
 }
 
 void judge_code_object(const Machine &m, Explanation *e)
 {
 	const auto &mt = e->match;
+	std::vector<CodeFix> pending;
 	std::vector<std::string> bundled, log_devices;
 	if (mt.nobinary) {
 		const auto &d = *mt.nobinary;
@@ -253,10 +255,11 @@ void judge_code_object(const Machine &m, Explanation *e)
 			other.gfx = proc;
 			other.target = parse_gfx(proc);
 			other.label = proc;
-			code_fix(m, other, bundled, e, false);
+			code_fix(m, other, bundled, e, pending, false);
 		}
 	if (m.gpus.empty()) {
 		e->here.push_back("this machine shows no AMD GPU: judged from the log alone");
+		flush_code_fixes(pending, e);
 		return;
 	}
 	for (const auto &g : m.gpus) {
@@ -282,8 +285,9 @@ void judge_code_object(const Machine &m, Explanation *e)
 								  : fmt::format("{} set", g.overrides.front().name)));
 		judge_overrides(g, e, false);
 		coverage_lines(m, g.gfx, e);
-		code_fix(m, g, bundled, e);
+		code_fix(m, g, bundled, e, pending);
 	}
+	flush_code_fixes(pending, e);
 }
 
 // The facts the built-in judges read from a match's captures: node,
@@ -323,13 +327,14 @@ void judge_arch(const Machine &m, Explanation *e)
 		}
 	}
 	bool here = false;
+	std::vector<CodeFix> pending;
 	for (const auto &g : m.gpus) {
 		if (!arch.empty() && g.gfx != arch)
 			continue;
 		here = true;
 		judge_overrides(g, e, false);
 		coverage_lines(m, g.gfx, e);
-		code_fix(m, g, available, e);
+		code_fix(m, g, available, e, pending);
 	}
 	if (!here && !arch.empty()) {
 		Gpu other;
@@ -341,8 +346,9 @@ void judge_arch(const Machine &m, Explanation *e)
 				fmt::format("no GPU of this machine is {}: the log comes from another machine "
 					    "or runs under an override",
 					    arch));
-		code_fix(m, other, available, e, false);
+		code_fix(m, other, available, e, pending, false);
 	}
+	flush_code_fixes(pending, e);
 }
 
 void judge_runtime_fault(const Machine &m, Explanation *e)

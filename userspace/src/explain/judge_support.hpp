@@ -49,6 +49,20 @@ void judge_overrides(const Gpu &g, Explanation *e, bool unsafe_only);
 // (or a note that no scan was run).
 void coverage_lines(const Machine &m, const std::string &gfx, Explanation *e);
 
+// One GPU target's code fix, kept until every GPU is judged: two GPUs with
+// the same override get one export line naming both (flush_code_fixes).
+struct CodeFix {
+	std::string gfx;
+	std::string safe_dotted, safe_name, generic; // the export; empty safe_dotted: none offered
+	bool offered = false;                        // an export was offered for this target
+	bool here = true;                            // a GPU of this machine (else one of the log's)
+};
+// The pending fixes as lines into e->fix, then cleared: the exports (one
+// per value, naming every target it serves), then the builds to install
+// (one line per kind: with an export or not, this machine's GPUs or the
+// log's), never mixing this machine's targets with the log's (code_fix.cpp).
+void flush_code_fixes(std::vector<CodeFix> &pending, Explanation *e);
+
 // Per-signature judges of kernel-side matches (judge_kernel.cpp).
 void judge_vm_fault(const Machine &m, Explanation *e);
 void judge_kernel_event(const Machine &m, Explanation *e);

@@ -8,6 +8,7 @@
 #include "core/amdgpu_fault.hpp"
 
 #include "core/remedy.hpp"
+#include "core/term_style.hpp"
 
 #include "knowledge/decode.hpp"
 #include "knowledge/matcher.hpp"
@@ -184,8 +185,14 @@ std::vector<knowledge::Problem> check_examples(const knowledge::Base &base, cons
 // blocks, the Devices / Bundled Code Objects lists): the prefilter's extras.
 std::vector<std::string> block_literals();
 
-// Renderers.
-std::string render_text(const Report &r);
+// Renderers.  Text: one line per match first (when there are several), then
+// each match in detail; its sources only with `verbose`; coloured and
+// wrapped as `style` says (core/term_style.hpp).
+struct TextOptions {
+	bool verbose = false;
+	core::TextStyle style;
+};
+std::string render_text(const Report &r, const TextOptions &t = {});
 std::string render_json(const Report &r);
 std::string render_entry_text(const knowledge::Entry &s);
 std::string render_entry_json(const knowledge::Entry &s);

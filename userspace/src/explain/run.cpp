@@ -300,7 +300,7 @@ int run_explain(const ExplainOptions &opts, const std::vector<knowledge::SourceT
 				    "those were not recognised (each was counted as a distinct match)",
 				    detail::kMaxKeys, found.unfolded));
 	judged.context = std::move(r.context);
-	print(opts.json ? render_json(judged) : render_text(judged));
+	print(opts.json ? render_json(judged) : render_text(judged, TextOptions{opts.verbose, opts.style}));
 	return judged.errors() > 0 ? 1 : 0;
 }
 

@@ -6,6 +6,7 @@
 // The command line that fills the options lives in app/cmd_explain.cpp.
 #include "machine/collect.hpp"
 
+#include "core/term_style.hpp"
 #include "knowledge/model.hpp"
 
 #include <optional>
@@ -21,6 +22,8 @@ struct ExplainOptions {
 	std::string check_knowledge; // --check-knowledge FILE: validate a knowledge file and run its examples
 	bool overlays = true;        // read /usr/share/rdnafix/knowledge.d and /etc/rdnafix/knowledge.d
 	bool coverage = true;        // false: --no-coverage
+	bool verbose = false;        // --verbose: each match's sources too
+	core::TextStyle style;       // colour and wrap width of the text (not JSON)
 	machine::CollectOptions machine;
 };
 

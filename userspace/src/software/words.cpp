@@ -94,6 +94,12 @@ std::string verdict_phrase(const DeviceVerdict &v)
 	case Verdict::generic:
 		return fmt::format("generic ({})", v.via);
 	case Verdict::override_only:
+		// An unsafe value is a warning, never advice: say first that there is no usable code.
+		if (v.override_safety == rules::OverrideVerdict::unsafe)
+			return fmt::format(
+				"no usable code: only {} code, which HSA_OVERRIDE_GFX_VERSION={} would load; "
+				"unsafe on {} (another ISA), do not set it",
+				v.via, v.override_value, v.gfx);
 		return fmt::format("only with HSA_OVERRIDE_GFX_VERSION={} ({})", v.override_value,
 				   v.override_safety ? rules::to_string(*v.override_safety) : "unknown");
 	case Verdict::missing:

@@ -131,7 +131,7 @@ std::string kernel_check_banner(const Snapshot &s, const KernelCheck &k, const s
 		else {
 			l.push_back(fmt::format("last {} lines of /{}:", log->tail.size(), log->path));
 			for (const auto &t : log->tail)
-				l.push_back("  | " + t);
+				l.push_back("  | " + core::expand_tabs(t)); // quoted: tabs as a terminal shows them
 		}
 	}
 	l.push_back("Secure Boot: " + secure_boot_text(b, mokutil));

@@ -5,6 +5,8 @@
 // dmesg file).  The details are `rdnactl explain`'s job.
 #include "render.hpp"
 
+#include "core/text_safe.hpp"
+
 #include <fmt/format.h>
 
 namespace rdnafix::status {
@@ -60,7 +62,7 @@ std::vector<std::string> kernel_log_lines(const Snapshot &s)
 	}
 	auto count = [&](std::size_t n, const char *what, const std::string &last) {
 		if (n)
-			out.push_back(fmt::format("{} {}: last \"{}\"", n, what, last));
+			out.push_back(fmt::format("{} {}: last \"{}\"", n, what, core::expand_tabs(last)));
 	};
 	count(e.ring_timeouts, "ring timeout(s)", e.last_ring_timeout);
 	count(e.gpu_resets, "GPU reset(s)", e.last_gpu_reset);

@@ -6,6 +6,8 @@
 
 #include "software/picture.hpp"
 
+#include "core/term_style.hpp"
+
 #include "io/atomic_file.hpp"
 #include "io/knowledge_dirs.hpp"
 #include "io/process.hpp"
@@ -20,16 +22,15 @@ namespace rdnafix::status {
 
 namespace {
 
+// The one colour decision of every verb (core::colour_wanted).
 bool want_colour(ColourMode mode)
 {
-	if (mode == ColourMode::always)
-		return true;
-	if (mode == ColourMode::never)
-		return false;
-	auto nc = io::env_value("NO_COLOR");
-	if (nc && !nc->empty())
-		return false;
-	return io::stdout_is_terminal();
+	const auto nc = io::env_value("NO_COLOR"), term = io::env_value("TERM");
+	return core::colour_wanted(mode == ColourMode::always  ? core::ColourWhen::always
+				   : mode == ColourMode::never ? core::ColourWhen::never
+							       : core::ColourWhen::automatic,
+				   io::stdout_is_terminal(), nc ? std::optional<std::string_view>(*nc) : std::nullopt,
+				   term ? std::optional<std::string_view>(*term) : std::nullopt);
 }
 
 void print(const std::string &out)

@@ -1,6 +1,7 @@
 #include "render.hpp"
 
 #include "cases.hpp"
+#include "core/term_style.hpp"
 #include "core/text_safe.hpp"
 
 #include <fmt/format.h>
@@ -26,7 +27,7 @@ std::string safe(std::string_view s)
 
 } // namespace
 
-std::string render_table(const std::vector<CaseResult> &results)
+std::string render_table(const std::vector<CaseResult> &results, bool colour)
 {
 	std::size_t w = 4;
 	for (const auto &r : results)
@@ -34,9 +35,14 @@ std::string render_table(const std::vector<CaseResult> &results)
 	std::string out = fmt::format("{:<{}}  {:<6} {:>10} {:>10} {:>10} {:>10} {:>9} {:>8}\n", "case", w, "result",
 				      "max abs", "max rel", "rms/range", "GFLOP/s", "GB/s", "time s");
 	for (const auto &r : results)
-		out += fmt::format("{:<{}}  {:<6} {:>10} {:>10} {:>10} {:>10} {:>9} {:>8.2f}\n", r.name, w,
-				   status_name(r.status), num(r.max_abs), num(r.max_rel), num(r.rms_range),
-				   num(r.gflops, "{:.1f}"), num(r.gbs, "{:.1f}"), r.seconds);
+		out += fmt::format("{:<{}}  {} {:>10} {:>10} {:>10} {:>10} {:>9} {:>8.2f}\n", r.name, w,
+				   core::paint(fmt::format("{:<6}", status_name(r.status)),
+					       is_failure(r.status)       ? core::Tone::error
+					       : r.status == Status::pass ? core::Tone::ok
+									  : core::Tone::dim,
+					       colour),
+				   num(r.max_abs), num(r.max_rel), num(r.rms_range), num(r.gflops, "{:.1f}"),
+				   num(r.gbs, "{:.1f}"), r.seconds);
 	return out;
 }
 
@@ -49,7 +55,9 @@ std::string render_findings(const std::vector<CaseResult> &results)
 		if (!r.kernel_log.empty()) {
 			out += fmt::format("{}: {} kernel log line(s) while it ran:\n", r.name, r.kernel_log.size());
 			for (const auto &e : r.kernel_log) {
-				out += fmt::format("    [{}] {}\n", log_kind_name(e.kind), safe(e.text));
+				out += fmt::format(
+					"    [{}] {}\n", log_kind_name(e.kind),
+					core::terminal_safe_quoted(e.text)); // a quoted kernel line: tabs as spaces
 				if (e.fault)
 					out += fmt::format("        decoded: {}\n", e.fault->explain());
 			}

@@ -12,7 +12,8 @@
 
 namespace rdnafix::validate {
 
-std::string render_table(const std::vector<CaseResult> &results);
+// `colour`: the result column coloured (core/term_style.hpp).
+std::string render_table(const std::vector<CaseResult> &results, bool colour = false);
 // Kernel-log excerpts and failure reasons below the table.
 std::string render_findings(const std::vector<CaseResult> &results);
 // 0 all ran cases passed (skips allowed), 1 any failed/crashed/hung/errored.

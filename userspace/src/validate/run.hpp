@@ -17,6 +17,9 @@ struct ValidateOptions {
 	// the same stack: one line, exit 0, nothing run or recorded.  --brief:
 	// exactly one line on stdout (run_brief.hpp), no table, no probe report.
 	bool if_stack_changed = false, brief = false;
+	// --verbose: when no runtime is found, every library path tried (else one
+	// line counts them).  colour: the result column (--color).
+	bool verbose = false, colour = false;
 	std::vector<std::string> cases; // --case, in order
 	double timeout = 120, grace = 5, capacity_fraction = 0.5;
 	std::string history_db, api;

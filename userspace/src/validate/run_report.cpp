@@ -27,6 +27,44 @@ std::string safe_lines(const std::string &text)
 
 } // namespace
 
+std::string fold_looked_in(const std::string &report)
+{
+	std::string out;
+	std::size_t tried = 0, found = 0;
+	bool in_list = false;
+	auto close = [&] {
+		if (in_list)
+			out += fmt::format(
+				"  looked in: {} library path(s), {} found{} (rdnactl validate --verbose lists "
+				"them)\n",
+				tried, found, found ? " but not enough to run" : "");
+		in_list = false;
+		tried = found = 0;
+	};
+	std::size_t pos = 0;
+	while (pos < report.size()) {
+		const std::size_t nl = report.find('\n', pos);
+		const std::string line = report.substr(pos, nl == std::string::npos ? std::string::npos : nl - pos);
+		pos = nl == std::string::npos ? report.size() : nl + 1;
+		if (line == "  looked in:") {
+			close();
+			in_list = true;
+			continue;
+		}
+		if (in_list && line.starts_with("    ")) {
+			++tried;
+			found += line.ends_with(": ok");
+			continue;
+		}
+		close();
+		out += line + "\n";
+	}
+	close();
+	if (!report.empty() && report.back() != '\n' && !out.empty() && out.back() == '\n')
+		out.pop_back();
+	return out;
+}
+
 std::optional<std::int64_t> record_history(const ValidateOptions &o, const RunInfo &run,
 					   const std::vector<CaseResult> &results)
 {
@@ -74,7 +112,7 @@ int finish_validate(const ValidateOptions &o, const RunInfo &run, const std::vec
 	if (o.json)
 		std::cout << json_text(render_json(run, results));
 	else if (!o.brief)
-		std::cout << render_table(results) << render_findings(results);
+		std::cout << render_table(results, o.colour) << render_findings(results);
 	std::cout.flush();
 	std::optional<std::int64_t> id;
 	if (!o.no_history) {
@@ -95,7 +133,10 @@ int report_not_run(const ValidateOptions &o, RunInfo run, const std::string &rea
 	run.not_run = reason;
 	if (!o.brief)
 		std::cerr << "rdnactl validate: " << headline << "\n"
-			  << safe_lines(report.empty() ? "(no report)" : report) << std::flush;
+			  << safe_lines(report.empty() ? "(no report)"
+					: o.verbose    ? report
+						       : fold_looked_in(report))
+			  << std::flush;
 	const std::optional<std::int64_t> id = o.no_history ? std::nullopt : record_history(o, run, {});
 	if (o.json) {
 		auto j = render_json(run, {});

@@ -29,6 +29,11 @@ int finish_validate(const ValidateOptions &o, const RunInfo &run, const std::vec
 int report_not_run(const ValidateOptions &o, RunInfo run, const std::string &reason, const std::string &headline,
 		   const std::string &report, const StackCheck &stack);
 
+// The probe's report with each "looked in:" list (one line per library
+// path tried) replaced by one line that counts the paths and those found:
+// what `validate` prints without --verbose.  Pure.
+std::string fold_looked_in(const std::string &report);
+
 // Writes `run` and `results` to the history database of `o`; returns the
 // run's id, or nullopt after a warning on stderr.
 std::optional<std::int64_t> record_history(const ValidateOptions &o, const RunInfo &run,
