@@ -87,7 +87,9 @@ Environment collect_environment(const std::optional<std::string> &file, const st
 	if (file) {
 		std::string abs = io::absolute_path(*file);
 		io::RootFs host("/");
-		auto text = host.read_text(abs, {.max_bytes = 1 << 20, .allow_empty = true});
+		// /dev/null is the empty environment (`env -i`), not an unreadable file.
+		auto text = abs == "/dev/null" ? io::FsResult<std::string>(std::string())
+					       : host.read_text(abs, {.max_bytes = 1 << 20, .allow_empty = true});
 		Environment e;
 		if (!text) {
 			e.source = *file;
