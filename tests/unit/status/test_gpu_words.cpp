@@ -88,3 +88,96 @@ TEST_CASE("HIP_VISIBLE_DEVICES=0 hides the iGPU: no coverage finding for it", "[
 	}
 	CHECK(dgpu == 1); // the visible dGPU is still judged
 }
+
+namespace {
+
+// A copy of fixture `name` with the RX 6700 XT fault block of ROCm/legacy-rocm-build#6003 as this
+// boot's kernel log (tests/unit/status/data/SOURCE.md).
+std::filesystem::path with_fault_log(const rdnafix::test::TempDir &t, const std::string &name)
+{
+	namespace fs = std::filesystem;
+	const fs::path fx = fs::path(RDNAFIX_FIXTURES) / name;
+	const fs::path root = t.path() / name;
+	fs::copy(fx / "root", root, fs::copy_options::recursive | fs::copy_options::copy_symlinks);
+	t.write(name + "/var/log/rdnafix-dmesg",
+		rdnafix::test::read_file(fs::path(RDNAFIX_TOP) /
+					 "tests/unit/status/data/gfx10-fault/rocm-legacy-rocm-build-6003.dmesg"));
+	return root;
+}
+
+nlohmann::json status_json(const std::filesystem::path &root, const std::string &fixture, const std::string &user)
+{
+	const auto fx = std::filesystem::path(RDNAFIX_FIXTURES) / fixture;
+	auto r = rdnafix::test::run_rdnactl(
+		{"status", "--root", root.string(), "--env", (fx / "env").string(), "--user", user, "--json"},
+		{"RDNAFIX_KNOWLEDGE_DIRS="});
+	INFO(r.err);
+	return nlohmann::json::parse(r.out);
+}
+
+std::string finding_text(const nlohmann::json &j, const std::string &id)
+{
+	for (const auto &f : j["findings"])
+		if (f["id"] == id)
+			return f["finding"].get<std::string>() + " | fix: " + f["fix"].get<std::string>();
+	return "";
+}
+
+} // namespace
+
+TEST_CASE("RDNA-MEM-010: VM faults on RDNA1/RDNA2 get the MTYPE line and what the evidence points at",
+	  "[findings][memory][faults]")
+{
+	rdnafix::test::TempDir t;
+	SECTION("RDNA1 with HSA_OVERRIDE_GFX_VERSION=10.3.0: the unsafe override")
+	{
+		auto x = finding_text(status_json(with_fault_log(t, "rx5600xt-k614"), "rx5600xt-k614", "carol"),
+				      "RDNA-MEM-010");
+		CHECK_THAT(x, ContainsSubstring("maps this memory NC or UC, never CC"));
+		CHECK_THAT(x, ContainsSubstring("\"MTYPE_NC\" is not the cure"));
+		CHECK_THAT(x, ContainsSubstring("points at HSA_OVERRIDE_GFX_VERSION=10.3.0"));
+		CHECK_THAT(x, ContainsSubstring("fix: unset HSA_OVERRIDE_GFX_VERSION"));
+	}
+	SECTION("RDNA2 without an override: a bug, with the decoded fault")
+	{
+		auto x = finding_text(
+			status_json(with_fault_log(t, "not-in-render-group"), "not-in-render-group", "bob"),
+			"RDNA-MEM-010");
+		CHECK_THAT(x, ContainsSubstring("maps this memory NC or UC"));
+		CHECK_THAT(x, ContainsSubstring("a bug in the kernel or the program: the last fault"));
+		CHECK_THAT(x, ContainsSubstring("TCP"));
+	}
+	SECTION("RDNA3.5 (Strix Halo): not this finding")
+	{
+		CHECK(finding_text(status_json(with_fault_log(t, "strix-halo"), "strix-halo", "dave"), "RDNA-MEM-010")
+			      .empty());
+	}
+	SECTION("no fault in the log: not this finding")
+	{
+		const auto fx = std::filesystem::path(RDNAFIX_FIXTURES) / "rx5600xt-k614";
+		CHECK(finding_text(status_json(fx / "root", "rx5600xt-k614", "carol"), "RDNA-MEM-010").empty());
+	}
+}
+
+TEST_CASE("explain: an aperture violation on an RDNA1 machine gets the MTYPE line with its evidence",
+	  "[explain][faults]")
+{
+	const auto log = std::filesystem::path(RDNAFIX_TOP) /
+			 "tests/explain/corpus/RDNA-LOG-004/automatic1111-stable-diffusion-webui-9283.log";
+	auto run = [&](const std::string &fixture, const std::string &user) {
+		const auto fx = std::filesystem::path(RDNAFIX_FIXTURES) / fixture;
+		return rdnafix::test::run_rdnactl({"explain", log.string(), "--root", (fx / "root").string(), "--env",
+						   (fx / "env").string(), "--user", user, "--no-coverage"},
+						  {"RDNAFIX_KNOWLEDGE_DIRS="})
+			.out;
+	};
+	const std::string rdna1 = run("rx5600xt-k614", "carol");
+	CHECK_THAT(rdna1, ContainsSubstring("maps this memory NC or UC, never CC"));
+	CHECK_THAT(rdna1,
+		   ContainsSubstring(
+			   "not the cure; here the evidence points at HSA_OVERRIDE_GFX_VERSION=10.3.0, which runs "
+			   "code of another ISA on gfx1010"));
+	const std::string rdna2 = run("not-in-render-group", "bob");
+	CHECK_THAT(rdna2, ContainsSubstring("not the cure; here the evidence points at a bug"));
+	CHECK_THAT(run("strix-halo", "dave"), !ContainsSubstring("MTYPE_NC"));
+}
