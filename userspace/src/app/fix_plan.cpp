@@ -53,7 +53,11 @@ FixPlan plan_fix(const std::vector<status::Finding> &findings, const std::string
 						// modprobe.d file is the user's to remove (applying the
 						// owned file would leave the finding in place, issue 21).
 						if (!v.value && !owned_modprobe(v.file)) {
-							in.text = f.fix;
+							in.text =
+								!f.fix.empty()
+									? f.fix
+									: fmt::format("remove the {}.{} option from {}",
+										      v.module, v.name, v.file);
 							plan.instructions.push_back(std::move(in));
 							return;
 						}
