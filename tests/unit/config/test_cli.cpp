@@ -158,7 +158,7 @@ TEST_CASE("cli: config show lists every managed key with file:line, next boot an
 		if (row["key"] == "amdgpu.noretry") {
 			found = true;
 			CHECK(row["next_boot"].is_string());
-			CHECK(row["source"].get<std::string>().rfind("etc/modprobe.d/amdgpu.conf:", 0) == 0);
+			CHECK(row["source"].get<std::string>().rfind("/etc/modprobe.d/amdgpu.conf:", 0) == 0);
 		}
 	CHECK(found);
 	auto bad = rdnactl({"config", "show", "--root", "/nonexistent/rdnafix-x"});

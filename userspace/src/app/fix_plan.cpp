@@ -1,6 +1,8 @@
 // plan_fix: remedies -> config changes and instructions (see fix_plan.hpp).
 #include "fix_plan.hpp"
 
+#include "machine/boot.hpp"
+
 #include <algorithm>
 #include <fmt/format.h>
 #include <type_traits>
@@ -22,6 +24,13 @@ std::string install_command(const status::InstallPackage &p, const std::string &
 	return fmt::format("sudo apt install {}", p.name);
 }
 
+bool owned_modprobe(std::string_view file)
+{
+	if (!file.empty() && file.front() == '/')
+		file.remove_prefix(1);
+	return file.empty() || file == machine::kOwnedModprobe;
+}
+
 template <class C, class Key> bool has(const C &c, const Key &key)
 {
 	return std::any_of(c.begin(), c.end(), key);
@@ -40,6 +49,18 @@ FixPlan plan_fix(const std::vector<status::Finding> &findings, const std::string
 					using T = std::decay_t<decltype(v)>;
 					Instruction in{f.id, f.subject, status::kind_of(r), {}};
 					if constexpr (std::is_same_v<T, status::ModuleOption>) {
+						// rdnactl writes only its own file: an option in another
+						// modprobe.d file is the user's to remove (applying the
+						// owned file would leave the finding in place, issue 21).
+						if (!v.value && !owned_modprobe(v.file)) {
+							in.text =
+								!f.fix.empty()
+									? f.fix
+									: fmt::format("remove the {}.{} option from {}",
+										      v.module, v.name, v.file);
+							plan.instructions.push_back(std::move(in));
+							return;
+						}
 						applied = true;
 						if (plan.modules_by.empty() || plan.modules_by.back() != f.id)
 							plan.modules_by.push_back(f.id);

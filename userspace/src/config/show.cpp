@@ -23,7 +23,9 @@ namespace {
 
 std::string where(const machine::SettingSource &src)
 {
-	return src.line ? fmt::format("{}:{}", src.file, src.line) : src.file;
+	// Root-relative in the snapshot; shown as the absolute path status prints.
+	const std::string file = src.file.empty() || src.file.front() == '/' ? src.file : "/" + src.file;
+	return src.line ? fmt::format("{}:{}", file, src.line) : file;
 }
 
 // The live value of a key no file or command line sets (configured_settings()
@@ -38,6 +40,10 @@ std::optional<std::string> live_value(const machine::Snapshot &s, const std::str
 		return from(s.rdnafix.params);
 	if (module == "amdgpu")
 		return from(s.driver.amdgpu_all_params);
+	// ttm.* and amdttm.*: the parameter files status reads (page_pool_size too).
+	for (const auto &p : s.driver.params)
+		if (p.module == module && p.name == name && p.live_value)
+			return p.live_value;
 	const auto &pages = module == "ttm" ? s.driver.ttm_pages_limit : s.driver.amdttm_pages_limit;
 	if (name == "pages_limit" && pages)
 		return std::to_string(*pages);

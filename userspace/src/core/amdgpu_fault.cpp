@@ -349,4 +349,11 @@ std::optional<std::size_t> VmFaultParser::open_since() const
 	return out_.back().first_index;
 }
 
+std::string_view gfx10_mtype_fact()
+{
+	return "on RDNA1/RDNA2 the kernel maps this memory NC or UC, never CC (drivers/gpu/drm/amd/amdgpu/"
+	       "gmc_v10_0.c: gmc_v10_0_get_vm_pte, amdgpu_vm.c, amdgpu_ttm.c), so a ROCm rebuild for "
+	       "\"MTYPE_NC\" is not the cure";
+}
+
 } // namespace rdnafix::core::amdgpu_fault

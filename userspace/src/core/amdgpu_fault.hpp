@@ -137,4 +137,10 @@ private:
 // The PCI address in "amdgpu 0000:0b:00.0: ..." ("" when none).
 std::string device_of(std::string_view line);
 
+// One line for a memory fault on an RDNA1/RDNA2 (GFX10) GPU: the kernel maps
+// this memory NC or UC, never CC, so a ROCm rebuild "for MTYPE_NC" is not the
+// cure (docs/amdgpu-facts.md section "MTYPE on GFX10"; status RDNA-MEM-010 and
+// explain print it, each followed by what its evidence points at).
+std::string_view gfx10_mtype_fact();
+
 } // namespace rdnafix::core::amdgpu_fault

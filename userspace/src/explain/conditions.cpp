@@ -2,6 +2,8 @@
 // docs/knowledge.md) over the machine the judge sees.  Pure.
 #include "explain/judge_support.hpp"
 
+#include "software/model.hpp"
+
 #include "core/gpudb.hpp"
 
 #include <algorithm>
@@ -32,6 +34,8 @@ bool holds(const Machine &m, knowledge::Condition c)
 		return any([](const Gpu &g) { return g.gfx.starts_with("gfx101"); });
 	case Condition::gfx103x:
 		return any([](const Gpu &g) { return g.gfx.starts_with("gfx103"); });
+	case Condition::gfx10:
+		return holds(m, Condition::gfx101x) || holds(m, Condition::gfx103x);
 	case Condition::gfx11:
 		return any([](const Gpu &g) { return g.gfx.starts_with("gfx11"); });
 	case Condition::gfx115x:
@@ -61,6 +65,28 @@ bool holds(const Machine &m, knowledge::Condition c)
 		return m.gpus.size() > 1;
 	}
 	return false;
+}
+
+std::string gfx10_evidence(const Machine &m, bool decoded)
+{
+	const auto gfx10 = [](const Gpu &g) { return g.gfx.starts_with("gfx101") || g.gfx.starts_with("gfx103"); };
+	for (const Gpu &g : m.gpus)
+		for (const OverrideHere &o : g.overrides)
+			if (gfx10(g) && o.verdict && o.verdict->verdict == rules::OverrideVerdict::unsafe)
+				return "here the evidence points at HSA_OVERRIDE_GFX_VERSION=" + o.value +
+				       ", which runs code of another ISA on " + g.gfx;
+	if (m.coverage)
+		for (const auto &j : m.coverage->judgements)
+			for (const auto &d : j.devices)
+				for (const Gpu &g : m.gpus)
+					if (gfx10(g) && d.gfx == g.gfx && d.verdict == coverage::Verdict::missing)
+						return "here the evidence points at missing code objects: nothing "
+						       "installed has code " +
+						       g.gfx + " can run";
+	return decoded ? "here the evidence points at a bug in the program, a library or the kernel: the decoded "
+			 "fault names the address and the client"
+		       : "here the evidence points at a bug in the program, a library or the kernel: the decoded "
+			 "amdgpu fault of the same moment (journalctl -k) names the address and the client";
 }
 
 } // namespace rdnafix::explain::detail

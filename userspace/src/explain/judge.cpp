@@ -444,6 +444,10 @@ Report judge(const std::vector<Match> &matches, const machine::Snapshot &snap, c
 			const std::string text = knowledge::substitute(c.text, e.facts);
 			if (c.when == knowledge::Condition::always)
 				e.causes.push_back(text);
+			else if (c.when == knowledge::Condition::gfx10 && holds(m, c.when))
+				e.here.push_back(
+					text + "; " +
+					gfx10_evidence(m, e.match.fault.has_value())); // one line: fact and evidence
 			else if (holds(m, c.when))
 				e.here.push_back(text);
 		}

@@ -66,6 +66,11 @@ void flush_code_fixes(std::vector<CodeFix> &pending, Explanation *e);
 // Per-signature judges of kernel-side matches (judge_kernel.cpp).
 void judge_vm_fault(const Machine &m, Explanation *e);
 void judge_kernel_event(const Machine &m, Explanation *e);
+// What a memory fault on this machine's RDNA1/RDNA2 GPU points at, for the
+// causes with `when = "gfx10"` (the MTYPE line): an unsafe override, missing
+// code objects, else a bug shown by the decoded fault (conditions.cpp).
+// `decoded`: the match is the kernel's fault block itself (its decoded lines follow).
+std::string gfx10_evidence(const Machine &m, bool decoded);
 // Whether a condition of the knowledge base holds on this machine (conditions.cpp).
 bool holds(const Machine &m, knowledge::Condition c);
 // An allocation that failed: its figures (tried, total, free, allocated,

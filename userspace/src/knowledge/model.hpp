@@ -28,6 +28,7 @@ enum class Condition {
 	dgpu,
 	gfx101x,
 	gfx103x,
+	gfx10, // RDNA1 or RDNA2: the judge appends what the evidence points at (MTYPE line)
 	gfx11,
 	gfx115x,
 	gfx12,

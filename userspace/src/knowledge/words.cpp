@@ -80,6 +80,8 @@ std::string_view word(Condition c)
 		return "gfx101x";
 	case Condition::gfx103x:
 		return "gfx103x";
+	case Condition::gfx10:
+		return "gfx10";
 	case Condition::gfx11:
 		return "gfx11";
 	case Condition::gfx115x:

@@ -105,7 +105,9 @@ Environment collect_environment(io::RootFs &fs, const std::optional<std::string>
 	if (file) {
 		std::string abs = io::absolute_path(*file);
 		io::RootFs host("/");
-		auto text = host.read_text(abs, {.max_bytes = 1 << 20, .allow_empty = true});
+		// /dev/null is the empty environment (`env -i`), not an unreadable file.
+		auto text = abs == "/dev/null" ? io::FsResult<std::string>(std::string())
+					       : host.read_text(abs, {.max_bytes = 1 << 20, .allow_empty = true});
 		// A copy of /proc/PID/environ (NUL-separated) is an environment too.
 		std::optional<core::Environment> environ_block;
 		if (!text && text.error().kind == io::FsErrorKind::binary)

@@ -83,6 +83,8 @@ const std::vector<CheckInfo> &catalogue()
 		 "APU memory ceiling (GTT/TTM) is small and the kernel log shows it hit"},
 		{"RDNA-MEM-002", Severity::warn, "APU limited to the BIOS carve-out (kernel before 6.10)"},
 		{"RDNA-MEM-003", Severity::info, "APU memory ceiling (GTT/TTM) is the default half of RAM"},
+		{"RDNA-MEM-010", Severity::warn,
+		 "amdgpu VM faults on an RDNA1/RDNA2 GPU: not an MTYPE problem; what the evidence points at"},
 		{"RDNA-MOD-001", Severity::warn, "rdnafix installed but not loaded"},
 		{"RDNA-MOD-002", Severity::warn, "rdnafix hook inactive"},
 		{"RDNA-MOD-003", Severity::error, "rdnafix sysfs ABI version not supported"},

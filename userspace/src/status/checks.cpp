@@ -147,6 +147,7 @@ std::vector<Finding> evaluate(const Snapshot &snap, const Assessment &a)
 	detail::check_devices(c);
 	detail::check_driver(c);
 	detail::check_memory(c);
+	detail::check_gfx10_faults(c);
 	detail::check_access(c);
 	detail::check_overrides(c);
 	detail::check_coverage(c);

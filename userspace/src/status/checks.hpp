@@ -96,6 +96,7 @@ void drop(Ctx &c, std::string_view id, std::string_view subject);
 void check_devices(Ctx &c);
 void check_driver(Ctx &c);
 void check_memory(Ctx &c);
+void check_gfx10_faults(Ctx &c); // RDNA-MEM-010 (checks_faults.cpp)
 void check_access(Ctx &c);
 void check_overrides(Ctx &c);
 void check_environment(Ctx &c);

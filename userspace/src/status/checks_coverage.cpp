@@ -7,6 +7,7 @@
 #include "core/gpudb.hpp"
 #include "core/rules.hpp"
 
+#include <algorithm>
 #include <fmt/format.h>
 
 namespace rdnafix::status {
@@ -114,9 +115,15 @@ void check_coverage(Ctx &c)
 	if (!c.a.coverage)
 		return;
 	const coverage::Report &r = *c.a.coverage;
+	const VisibleGpus visible = visible_gpus(c.s);
 	for (const auto &s : r.summary) {
 		const Install &in = r.installs[s.install];
 		const auto &v = s.verdict;
+		// A GPU *_VISIBLE_DEVICES hides runs nothing: its coverage does not matter (issue 21).
+		const auto dev = std::find_if(c.s.devices.begin(), c.s.devices.end(),
+					      [&](const Device &d) { return d.pci_bdf == v.device; });
+		if (!v.device.empty() && dev != c.s.devices.end() && hidden(visible, *dev))
+			continue;
 		const std::string where = fmt::format("{} ({})", in.label, s.library);
 		if (v.verdict == Verdict::missing ||
 		    (v.verdict == Verdict::override_only && v.override_safety == rules::OverrideVerdict::unsafe)) {

@@ -13,6 +13,24 @@ namespace rdnafix::status {
 
 namespace detail {
 
+namespace {
+
+// The HSA_OVERRIDE_GFX_VERSION variable that applies to `d` (ROCr: the _<N>
+// form for KFD node N before the plain one), valid or not; null when none is set.
+const machine::OverrideVar *override_for(const Snapshot &s, const Device &d)
+{
+	const machine::OverrideVar *plain = nullptr;
+	for (const auto &o : s.environment.overrides) {
+		if (o.node && d.kfd_node && *o.node == *d.kfd_node)
+			return &o;
+		if (!o.node)
+			plain = &o;
+	}
+	return plain;
+}
+
+} // namespace
+
 void check_devices(Ctx &c)
 {
 	auto amd = amd_devices(c.s);
@@ -53,8 +71,13 @@ void check_devices(Ctx &c)
 		const bool override_covers = runs_as != *d->gfx_target && rules::rocm_officially_supported(runs_as);
 		const bool is_hidden = hidden(visible, *d);
 		const bool mixed_igpu = d->apu && *d->apu && have_dgpu; // RDNA-ENV-006/007/018 speak for it
+		const machine::OverrideVar *set = override_for(c.s, *d);
 		std::string fix =
-			!safe.empty()
+			override_covers && set
+				? fmt::format("none while {}={} stays set where the GPU is used; or use libraries "
+					      "built for {} or {}",
+					      set->name, set->value, *d->gfx_target, generic_name_of(*d->gfx_target))
+			: !safe.empty()
 				? fmt::format("export HSA_OVERRIDE_GFX_VERSION={} (ISA-compatible: {} runs {} "
 					      "code unchanged), or use libraries built for {} or {}",
 					      safe, *d->gfx_target,
@@ -78,11 +101,15 @@ void check_devices(Ctx &c)
 		// or an iGPU next to a dGPU, which the RDNA-ENV checks handle).
 		const bool warn =
 			rdna1 || safe.empty() || (installed.empty() && !override_covers && !is_hidden && !mixed_igpu);
-		std::string state = override_covers ? fmt::format("; the override set runs {} code on it", runs_as)
-				    : is_hidden     ? "; hidden by *_VISIBLE_DEVICES"
-				    : mixed_igpu    ? "; an iGPU next to a discrete GPU"
-				    : !safe.empty() ? "; no HSA_OVERRIDE_GFX_VERSION is set for it"
-						    : "";
+		std::string state =
+			override_covers ? fmt::format("; the override set runs {} code on it", runs_as)
+			: is_hidden     ? "; hidden by *_VISIBLE_DEVICES"
+			: mixed_igpu    ? "; an iGPU next to a discrete GPU"
+			: safe.empty()  ? ""
+			: !set          ? "; no HSA_OVERRIDE_GFX_VERSION is set for it"
+			: !set->target
+				? fmt::format("; the {} set is invalid ('{}', RDNA-ENV-001)", set->name, set->value)
+				: fmt::format("; {}={} does not give it code it can run", set->name, set->value);
 		c.add("RDNA-GPU-002", dev_label(*d),
 		      fmt::format("{} is not on ROCm's official Linux support list{}{}", *d->gfx_target,
 				  rdna1 && safe.empty() ? " (RDNA1: no ISA-compatible override exists)" : "", state),

@@ -89,7 +89,8 @@ VisibleGpus visible_gpus(const Snapshot &s)
 
 bool hidden(const VisibleGpus &v, const Device &d)
 {
-	return v.known && std::find(v.hip_order.begin(), v.hip_order.end(), &d) == v.hip_order.end();
+	// A GPU without a KFD node is in no order: it is missing, not hidden (issue 21).
+	return v.known && d.kfd_gpu_index && std::find(v.hip_order.begin(), v.hip_order.end(), &d) == v.hip_order.end();
 }
 
 // The target the runtime loads code for on `d`: the override's, when one that
