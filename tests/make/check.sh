@@ -85,13 +85,18 @@ want="/etc/kernel/header_postinst.d/zz-rdnafix
 $prefix/bin/rdnactl
 $prefix/share/bash-completion/completions/rdnactl
 $prefix/share/man/man1/rdnactl.1"
+# The JSON Schemas of every --json (docs/json.md), one file each: README.md names them as one row.
+for sch in "$top"/docs/schema/*.json; do want+=$'\n'"$prefix/share/rdnafix/schema/$(basename "$sch")"; done
+want=$(sort <<<"$want")
+nwant=$(wc -l <<<"$want")
 got=$(cd "$dest" && find . -type f -o -type l | sed 's/^\.//' | sort)
 echo "installed ($(wc -l <<<"$got") files):"
 sed 's/^/    /' <<<"$got"
-check "make install: exactly the 11 files, hook/udev/units in /etc" test "$got" == "$want"
+check "make install: exactly the $nwant files, hook/udev/units in /etc" test "$got" == "$want"
 grep -q "cmake: configuring" "$tmp/install.out" && { echo "FAIL make install reconfigured the tree"; fails=$((fails + 1)); }
 for f in $want; do
 	f=${f/#$prefix\//\/usr\/local\/} # README.md lists the default PREFIX
+	[[ $f == /usr/local/share/rdnafix/schema/*.json ]] && f=/usr/local/share/rdnafix/schema/*.json
 	check "README.md names $f" grep -qF "\`$f\`" "$top/README.md"
 done
 check "the kernel hooks are executable" test -x "$dest/etc/kernel/postinst.d/zz-rdnafix" -a \

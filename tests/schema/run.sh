@@ -81,6 +81,7 @@ doc kernel-check "0 1" "$RDNACTL" kernel-check --root "$T/kc" --json "$rel"
 # not-run run without a GPU runtime, a run with one), the unchanged stack, then history.
 db=$T/history.db
 doc validate-list "0" "$RDNACTL" validate --list --json
+doc status-list-checks "0" "$RDNACTL" status --list-checks --json
 doc validate "0" "$RDNACTL" validate --case selftest.pass --json --history-db "$db"
 doc validate "1" "$RDNACTL" validate --case selftest.fail --json --history-db "$db"
 doc validate "1" "$RDNACTL" validate --case selftest.pass --inject-error --json --history-db "$db"

@@ -88,7 +88,7 @@ usage "rdnactl config unset" "rdnactl config unset: KEY is missing" config unset
 
 echo "== one trailer for every usage error"
 usage "rdnactl" "rdnactl: unknown subcommand 'stauts'; did you mean 'status'?" stauts
-usage "rdnactl" "rdnactl: a subcommand is required: status, env, validate, history, config, fix, explain, coverage, kernel-check, help"
+usage "rdnactl" "rdnactl: a subcommand is required: status, env, validate, history, config, fix, explain, coverage, kernel-check, report, help"
 usage "rdnactl config" "rdnactl config: a subcommand is required: show, set, unset, undo" config
 usage "rdnactl status" "rdnactl status: unknown option '--jsn'; did you mean '--json'?" status --jsn
 usage "rdnactl status" "rdnactl status: unexpected argument 'extra'" status --root "$fx/root" extra

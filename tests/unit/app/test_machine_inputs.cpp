@@ -155,7 +155,7 @@ TEST_CASE("an unreadable or malformed dev/.devnodes: access is unknown everywher
 	SECTION("a bad line and /dev/kfd not described: the Access line agrees with the finding")
 	{
 		std::ofstream(root + "/dev/.devnodes") << "dev/dri/renderD128 c 226:128 0660 root render\nbad line\n";
-		const auto text = run_rdnactl(with(fixture(root), {"--user", "root", "--color", "never"}));
+		const auto text = run_rdnactl(with(fixture(root), {"--user", "root", "--color", "never", "--verbose"}));
 		INFO(text.out);
 		std::string kfd_line;
 		std::istringstream in(text.out);

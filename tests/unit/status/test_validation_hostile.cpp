@@ -49,8 +49,8 @@ using rdnafix::test::validation_fixture_snapshot;
 
 std::vector<std::string> status_args(const fs::path &root)
 {
-	return {"status", "--root", root.string(),  "--env", (kFixture / "env").string(),
-		"--user", "grace",  "--no-coverage"};
+	return {"status", "--root", root.string(),   "--env",    (kFixture / "env").string(),
+		"--user", "grace",  "--no-coverage", "--verbose"}; // reasons are details
 }
 
 // The fixture's root with the service's state directory and without root's

@@ -55,8 +55,14 @@ TEST_CASE("validate without any GPU runtime: exit 2 and the probe report", "[cli
 	REQUIRE(o.text.find("cannot run the GPU cases") != std::string::npos);
 	// either this build has no backend, or the report lists where it looked
 	const bool no_backend = o.text.find("built without the GPU backend") != std::string::npos;
-	const bool looked = o.text.find("/opt/rocm") != std::string::npos;
+	const bool looked = o.text.find("looked in: ") != std::string::npos;
 	REQUIRE((no_backend || looked));
+	if (looked) { // the places are counted, listed with --verbose
+		CHECK(o.text.find("/opt/rocm") == std::string::npos);
+		const auto v = rdnactl({"validate", "--no-history", "--verbose"});
+		CHECK(v.rc == 2);
+		CHECK(v.text.find("/opt/rocm") != std::string::npos);
+	}
 }
 
 TEST_CASE("validate: crash and pass cases in one run; JSON output; exit 1", "[cli]")

@@ -1,6 +1,8 @@
 // --color and the text style of a run (see text_style.hpp).
 #include "text_style.hpp"
 
+#include "option_checks.hpp"
+
 #include "io/process.hpp"
 #include "io/terminal.hpp"
 
@@ -10,7 +12,7 @@ void add_colour_option(CLI::App &sub, std::string *when)
 {
 	sub.add_option("--color", *when,
 		       "Colour the text output: auto (a TTY, NO_COLOR unset or empty, TERM not dumb), always, never")
-		->check(CLI::IsMember({"auto", "always", "never"}))
+		->check(one_of({"auto", "always", "never"}))
 		->type_name("WHEN");
 }
 

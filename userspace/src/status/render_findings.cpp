@@ -6,6 +6,7 @@
 
 #include "core/text_safe.hpp"
 #include "core/text_wrap.hpp"
+#include "rdnafix_version.hpp"
 
 #include <fmt/format.h>
 
@@ -123,6 +124,8 @@ std::string render_check_list(bool json)
 	if (json) {
 		nlohmann::ordered_json j;
 		j["schema_version"] = kSchemaVersion;
+		j["rdnactl_version"] = RDNAFIX_VERSION;
+		j["count"] = catalogue().size();
 		j["checks"] = nlohmann::ordered_json::array();
 		for (const auto &c : catalogue())
 			j["checks"].push_back({{"id", c.id},
