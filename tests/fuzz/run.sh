@@ -26,7 +26,7 @@ top=$PWD
 build=${BUILD:-build}
 seconds=${RDNAFIX_FUZZ_SECONDS:-15}
 jobs=${RDNAFIX_FUZZ_JOBS:-$(nproc)}
-all_targets="kernel_log explain_log knowledge_file codeobj fatbin env_file modprobe journal history elf_dynamic"
+all_targets="kernel_log explain_log knowledge_file codeobj fatbin env_file modprobe journal history elf_dynamic text_shape"
 targets=${RDNAFIX_FUZZ_TARGETS:-$all_targets}
 stages=${RDNAFIX_FUZZ_STAGES:-guard fuzz}
 

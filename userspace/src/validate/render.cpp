@@ -1,12 +1,9 @@
 #include "render.hpp"
 
-#include "cases.hpp"
 #include "core/term_style.hpp"
 #include "core/text_safe.hpp"
 
 #include <fmt/format.h>
-
-#include "rdnafix_version.hpp"
 
 namespace rdnafix::validate {
 
@@ -109,27 +106,6 @@ nlohmann::ordered_json render_json(const RunInfo &run, const std::vector<CaseRes
 	for (const auto &r : results)
 		j["cases"].push_back(nlohmann::ordered_json(r));
 	return j;
-}
-
-nlohmann::ordered_json render_list_json()
-{
-	auto list = nlohmann::ordered_json::array();
-	for (const auto &c : all_cases()) {
-		if (c.hidden)
-			continue;
-		const bool conv = c.kind == CaseKind::conv2d;
-		list.push_back({{"name", c.name},
-				{"set", c.kind == CaseKind::torch ? "torch"
-					: c.quick                 ? "quick"
-								  : "full"},
-				{"origin", c.origin},
-				{"shape", conv ? nlohmann::ordered_json(c.shape.describe()) : nullptr},
-				{"dtype", conv ? nlohmann::ordered_json(dtype_name(c.dtype)) : nullptr}});
-	}
-	return {{"schema_version", 1},
-		{"rdnactl_version", RDNAFIX_VERSION},
-		{"count", list.size()},
-		{"cases", std::move(list)}};
 }
 
 std::string json_text(const nlohmann::json &j)
