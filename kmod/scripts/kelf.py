@@ -1,0 +1,156 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Readers of a kernel's build products for rdnafix's build-time checks.
+
+The ELF sections of a (compressed) module, the vmlinux inside a vmlinuz, and
+BTF (include/uapi/linux/btf.h; Documentation/bpf/btf.rst): a module's BTF is
+split BTF whose type ids and string offsets continue those of vmlinux, so it
+is read with vmlinux's BTF as its base.  Used by pte-conftest.py (at DKMS
+build time) and by the host-side audit of amdgpu.ko.  Every input is treated
+as hostile: anything unexpected raises NoEvidence.
+"""
+import gzip
+import io
+import lzma
+import struct
+import subprocess
+
+# BTF kinds (include/uapi/linux/btf.h) and the bytes that follow each type
+INT, PTR, ARRAY, STRUCT, UNION, ENUM, FWD, TYPEDEF, VOLATILE, CONST, RESTRICT = range(1, 12)
+FUNC_K, FUNC_PROTO, VAR, DATASEC, FLOAT, DECL_TAG, TYPE_TAG, ENUM64 = range(12, 20)
+
+
+class NoEvidence(Exception):
+    pass
+
+
+def extra_bytes(kind, vlen):
+    if kind in (INT, VAR, DECL_TAG):
+        return 4
+    if kind == ARRAY:
+        return 12
+    if kind in (STRUCT, UNION, DATASEC, ENUM64):
+        return 12 * vlen
+    if kind in (ENUM, FUNC_PROTO):
+        return 8 * vlen
+    if kind in (PTR, FWD, TYPEDEF, VOLATILE, CONST, RESTRICT, FUNC_K, FLOAT, TYPE_TAG):
+        return 0
+    raise NoEvidence(f"unknown BTF kind {kind}")
+
+
+class Btf:
+    """One BTF blob; @base makes it split BTF (ids and strings continue the base's)."""
+
+    def __init__(self, blob, base=None):
+        if len(blob) < 24:
+            raise NoEvidence("BTF blob too short")
+        magic, _ver, _flags, hdr_len = struct.unpack_from("<HBBI", blob, 0)
+        if magic != 0xEB9F:
+            raise NoEvidence("bad BTF magic (not little-endian BTF)")
+        type_off, type_len, str_off, str_len = struct.unpack_from("<IIII", blob, 8)
+        self.base = base
+        self.strs = blob[hdr_len + str_off:hdr_len + str_off + str_len]
+        self.first_id = base.next_id if base else 1
+        self.str_base = base.str_end if base else 0
+        self.str_end = self.str_base + len(self.strs)
+        self.types = []  # (name_off, kind, vlen, size_or_type, extra bytes)
+        pos, end = hdr_len + type_off, hdr_len + type_off + type_len
+        while pos < end:
+            name_off, info, st = struct.unpack_from("<III", blob, pos)
+            kind, vlen = (info >> 24) & 0x1F, info & 0xFFFF
+            n = extra_bytes(kind, vlen)
+            self.types.append((name_off, kind, vlen, st, blob[pos + 12:pos + 12 + n]))
+            pos += 12 + n
+        self.next_id = self.first_id + len(self.types)
+
+    def name(self, off):
+        if off < self.str_base:
+            return self.base.name(off)
+        s = self.strs[off - self.str_base:]
+        return s[:s.index(b"\0")].decode()
+
+    def type(self, tid):
+        if tid == 0:
+            return (0, 0, 0, 0, b"")
+        if tid < self.first_id:
+            return self.base.type(tid)
+        return self.types[tid - self.first_id]
+
+    def describe(self, tid):
+        """'u64 *', 'struct amdgpu_device *', 'uint32_t' ... for a parameter type."""
+        name_off, kind, _vlen, st, _x = self.type(tid)
+        if kind == PTR:
+            return self.describe(st) + " *"
+        if kind in (CONST, VOLATILE):
+            return self.describe(st)
+        if kind in (STRUCT, UNION):
+            return ("struct " if kind == STRUCT else "union ") + self.name(name_off)
+        return self.name(name_off) if kind else "void"
+
+    def is_u64_ptr(self, tid):
+        _n, kind, _v, st, _x = self.type(tid)
+        if kind != PTR:
+            return False
+        while True:
+            _n, kind, _v, st2, extra = self.type(st)
+            if kind in (TYPEDEF, CONST, VOLATILE):
+                st = st2
+                continue
+            return kind == INT and st2 == 8 and (struct.unpack_from("<I", extra)[0] >> 24) == 0
+
+    def func_params(self, fname):
+        for name_off, kind, _vlen, st, _x in self.types:
+            if kind == FUNC_K and self.name(name_off) == fname:
+                _n, pkind, vlen, _ret, extra = self.type(st)
+                if pkind != FUNC_PROTO:
+                    raise NoEvidence(f"{fname} has no FUNC_PROTO")
+                return [struct.unpack_from("<II", extra, 8 * i) for i in range(vlen)]
+        raise NoEvidence(f"no BTF FUNC {fname} in amdgpu.ko (inlined or removed)")
+
+
+def elf_section(data, want):
+    if data[:4] != b"\x7fELF" or data[4] != 2 or data[5] != 1:
+        raise NoEvidence("not a little-endian ELF64 file")
+    shoff, = struct.unpack_from("<Q", data, 0x28)
+    shentsize, shnum, shstrndx = struct.unpack_from("<HHH", data, 0x3A)
+    sec = [struct.unpack_from("<IIQQQQ", data, shoff + i * shentsize) for i in range(shnum)]
+    stroff = sec[shstrndx][4]
+    for name, _t, _f, _a, off, size in sec:
+        n = data[stroff + name:data.index(b"\0", stroff + name)].decode()
+        if n == want:
+            return data[off:off + size]
+    raise NoEvidence(f"no {want} section")
+
+
+def decompress(path):
+    with open(path, "rb") as f:
+        raw = f.read()
+    if path.endswith(".xz"):
+        return lzma.decompress(raw)
+    if path.endswith(".gz"):
+        return gzip.decompress(raw)
+    if path.endswith(".zst"):
+        return subprocess.run(["zstd", "-qdc"], input=raw, capture_output=True, check=True).stdout
+    return raw
+
+
+def vmlinux_from_vmlinuz(path):
+    """The vmlinux ELF inside a bzImage: try every compressed stream in it."""
+    with open(path, "rb") as f:
+        img = f.read()
+    for magic, how in ((b"\xfd7zXZ\x00", "xz"), (b"\x28\xb5\x2f\xfd", "zstd"), (b"\x1f\x8b\x08", "gz")):
+        pos = img.find(magic)
+        while pos >= 0:
+            try:
+                if how == "xz":
+                    out = lzma.LZMADecompressor(format=lzma.FORMAT_XZ).decompress(img[pos:])
+                elif how == "gz":
+                    out = gzip.GzipFile(fileobj=io.BytesIO(img[pos:])).read()
+                else:
+                    out = subprocess.run(["zstd", "-qdc"], input=img[pos:], capture_output=True).stdout
+                if out[:4] == b"\x7fELF":
+                    return out
+            except (lzma.LZMAError, OSError, EOFError, FileNotFoundError):
+                pass
+            pos = img.find(magic, pos + 1)
+    raise NoEvidence(f"no vmlinux found inside {path}")
