@@ -90,13 +90,16 @@ await() { # NAME...: wait until each job has finished
 }
 
 # --- fetch: the downloads, beside the compile --------------------------------
+# every kernel the kernel stage uses: booted (6.1 6.12 7.2, 6.12-rt) or only
+# audited (6.1-rt 7.2-rt sid); headers for those rdnafix is built for
 fetch_kernels() {
-	local s
-	tests/vm/fetch-kernels.sh 6.1 6.12 7.2 || return
-	for s in 6.1 6.12 7.2; do
-		export "RDNAFIX_KVER_${s//./_}=$(cat "$CACHE/kernels/$s.kver")"
+	local s s_
+	tests/vm/fetch-kernels.sh 6.1 6.12 7.2 6.1-rt 6.12-rt 7.2-rt sid || return
+	for s in 6.1 6.12 7.2 6.12-rt; do
+		s_=${s//./_}
+		export "RDNAFIX_KVER_${s_//-/_}=$(cat "$CACHE/kernels/$s.kver")"
 	done
-	kmod/scripts/build-all.sh --prepare 6.1 6.12 7.2
+	kmod/scripts/build-all.sh --prepare 6.1 6.12 7.2 6.12-rt
 }
 if want fetch; then
 	job fetch-kernels fetch_kernels
