@@ -15,6 +15,7 @@ import io
 import lzma
 import struct
 import subprocess
+import zlib
 
 # BTF kinds (include/uapi/linux/btf.h) and the bytes that follow each type
 INT, PTR, ARRAY, STRUCT, UNION, ENUM, FWD, TYPEDEF, VOLATILE, CONST, RESTRICT = range(1, 12)
@@ -155,7 +156,7 @@ def decompress(path):
             return subprocess.run(["zstd", "-qdc"], input=raw, capture_output=True, check=True).stdout
     except FileNotFoundError as e:
         raise NoEvidence(f"cannot unpack {path}: zstd is not installed") from e
-    except (lzma.LZMAError, OSError, EOFError, subprocess.CalledProcessError) as e:
+    except (lzma.LZMAError, zlib.error, OSError, EOFError, subprocess.CalledProcessError) as e:
         raise NoEvidence(f"cannot unpack {path} (truncated or corrupt: {e})") from e
     return raw
 
@@ -203,8 +204,8 @@ def vmlinux_from_vmlinuz(path):
             except FileNotFoundError:
                 missing.add("zstd" if how == "zstd" else "lz4")
                 break
-            except (lzma.LZMAError, OSError, EOFError, ValueError):
-                pass
+            except (lzma.LZMAError, zlib.error, OSError, EOFError, ValueError):
+                pass  # a false match of the magic inside another stream
             pos = img.find(magic, pos + 1)
     if missing:
         raise NoEvidence(f"{path} may hold a {'/'.join(sorted(missing))} stream but "
