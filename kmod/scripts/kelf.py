@@ -163,7 +163,7 @@ def decompress(path):
 
 # The compressed payloads a bzImage can carry (arch/x86/boot/compressed/Makefile,
 # scripts/Makefile.lib: cmd_gzip, cmd_bzip2, cmd_xzkern, cmd_zstd22, cmd_lz4 with
-# `lz4 -l`, the legacy frame).  Debian: xz up to 6.x, zstd from 7.x; Ubuntu: LZ4.
+# `lz4 -l`, the legacy frame).  Debian: xz (6.1), zstd (6.12, 7.2); Ubuntu: LZ4.
 # Each is followed by 4 bytes of size (size_append), so the external tools may
 # exit non-zero after a complete stream: the output counts when it is an ELF.
 VMLINUZ_STREAMS = (
