@@ -72,10 +72,16 @@ def read_lines(path):
         return None
 
 
+def module_dir(kver, root):
+    """ROOT/lib/modules/KVER, or ROOT/usr/lib/modules/KVER in a merged /usr without the /lib link."""
+    moddir = os.path.join(root, "lib/modules", kver)
+    usr = os.path.join(root, "usr/lib/modules", kver)
+    return usr if not os.path.isdir(moddir) and os.path.isdir(usr) else moddir
+
+
 def locate_amdgpu(kver, root):
     """(origin, path on the target system, path here, how it was found)."""
-    tgt_dir = "/lib/modules/" + kver
-    moddir = os.path.join(root, tgt_dir.lstrip("/"))
+    tgt_dir, moddir = "/lib/modules/" + kver, module_dir(kver, root)
     builtin = read_lines(os.path.join(moddir, "modules.builtin")) or []
     if any(is_amdgpu(line.strip()) for line in builtin):
         return "built-in", "", None, "modules.builtin"
@@ -114,8 +120,7 @@ def base_btf(kver, root):
         with open("/sys/kernel/btf/vmlinux", "rb") as f:
             return f.read(), "/sys/kernel/btf/vmlinux"
     # Debian up to 13: /boot/vmlinuz-KVER; newer: /usr/lib/modules/KVER/vmlinuz
-    cands = [os.path.join(root, "boot", "vmlinuz-" + kver),
-             os.path.join(root, "lib/modules", kver, "vmlinuz")]
+    cands = [os.path.join(root, "boot", "vmlinuz-" + kver), os.path.join(module_dir(kver, root), "vmlinuz")]
     z = next((c for c in cands if os.path.isfile(c)), None)
     if not z:
         raise NoEvidence(f"no vmlinux BTF for {kver} (not running, no /boot/vmlinuz-{kver})")
@@ -242,8 +247,9 @@ def gather(ev, kver, root, log):
 
 
 def c_str(s):
+    """A C string literal: one printable ASCII line, at most 150 characters, no trigraph."""
     s = "".join(c if " " <= c <= "~" else "?" for c in " ".join(str(s).split()))[:TEXT_MAX]
-    return '"' + s.replace("\\", "\\\\").replace('"', '\\"').replace("??", "?\\?") + '"'
+    return '"' + s.replace("\\", "\\\\").replace('"', '\\"').replace("?", "\\?") + '"'
 
 
 def header(kver, ev):

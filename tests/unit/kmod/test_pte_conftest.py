@@ -162,6 +162,14 @@ class Crafted(ConftestCase):
         h = self.conftest(self.KVER, root)
         self.assertEqual(h["RDNAFIX_AMDGPU_ORIGIN"], "dkms")
 
+    def test_merged_usr(self):
+        """Debian 14 ships modules in /usr/lib/modules; a root without the /lib link is read there."""
+        root = os.path.join(self.tmp, "usr-root")
+        self.put(root, f"usr/lib/modules/{self.KVER}/updates/dkms/amdgpu.ko.zst", b"x")
+        h = self.conftest(self.KVER, root)
+        self.assertEqual(h["RDNAFIX_AMDGPU_ORIGIN"], "dkms")
+        self.assertEqual(h["RDNAFIX_AMDGPU_PATH"], f"/lib/modules/{self.KVER}/updates/dkms/amdgpu.ko.zst")
+
     def test_hostile_files(self):
         root = self.tree(self.KVER)
         path = os.path.join(root, f"lib/modules/{self.KVER}/{AMDGPU_DIR}/amdgpu.ko")
@@ -184,7 +192,7 @@ class Crafted(ConftestCase):
             self.assertEqual(h["RDNAFIX_AMDGPU_ORIGIN"], "in-tree")
 
     def test_hostile_text_compiles(self):
-        kver = 'x"y??=z\\w'  # lands in the reason text: escaped, no trigraph
+        kver = 'x"y???=z\\w'  # lands in the reason text: escaped, no trigraph
         h = self.conftest(kver, self.tree(kver))
         self.assertIn(kver, h["RDNAFIX_BTF_PTE_TEXT"])
 
