@@ -208,6 +208,6 @@ def vmlinux_from_vmlinuz(path):
                 pass  # a false match of the magic inside another stream
             pos = img.find(magic, pos + 1)
     if missing:
-        raise NoEvidence(f"{path} may hold a {'/'.join(sorted(missing))} stream but "
-                         f"{'/'.join(sorted(missing))} is not installed")
+        raise NoEvidence(f"no vmlinux found inside {path}: {', '.join(sorted(missing))} not installed "
+                         "(the image may need it)")
     raise NoEvidence(f"no vmlinux found inside {path} (xz, zstd, gzip, LZ4 legacy, bzip2 tried)")

@@ -73,11 +73,11 @@ class ConftestCase(unittest.TestCase):
             f.write(data)
         return path
 
-    def conftest(self, kver, root):
+    def conftest(self, kver, root, env=None):
         """Run the script as kmod/Makefile does; the header as a dict (every key present)."""
         out = os.path.join(self.tmp, "rdnafix_conftest.h")
         p = subprocess.run([sys.executable, CONFTEST, "--kver", kver, "--root", root, "--out", out],
-                           capture_output=True, text=True, check=False)
+                           capture_output=True, text=True, check=False, env=env)
         self.assertEqual(p.returncode, 0, p.stderr)
         self.assertNotIn("Traceback", p.stderr)
         with open(out, encoding="ascii") as f:
@@ -295,8 +295,12 @@ class Kernel(ConftestCase):
         """Ubuntu's format: bzImage setup, an LZ4 legacy stream (lz4 -l), its size, more bytes."""
         size = struct.pack("<I", len(self.vmlinux))
         img = self.setup + self.lz4_legacy(self.vmlinux) + size + os.urandom(512)
-        h = self.conftest(self.kver, self.tree_with({f"{AMDGPU_DIR}/amdgpu.ko.xz": None}, vmlinuz=img))
-        self.assert_good(h)
+        root = self.tree_with({f"{AMDGPU_DIR}/amdgpu.ko.xz": None}, vmlinuz=img)
+        self.assert_good(self.conftest(self.kver, root))
+        # without the lz4 program: the reason names it
+        h = self.conftest(self.kver, root, env=dict(os.environ, PATH=os.path.join(self.tmp, "empty")))
+        self.assertEqual(h["RDNAFIX_BTF_PTE_FLAGS_ARG"], -1)
+        self.assertRegex(h["RDNAFIX_BTF_PTE_TEXT"], r"no vmlinux found inside .*: lz4(, zstd)? not installed")
 
     def test_bzip2_vmlinuz(self):
         import bz2
