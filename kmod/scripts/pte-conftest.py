@@ -92,7 +92,7 @@ def locate_amdgpu(kver, root):
         if not is_amdgpu(name):
             continue
         tgt = name if name.startswith("/") else tgt_dir + "/" + name
-        here = os.path.join(root, tgt.lstrip("/"))
+        here = os.path.join(root, name.lstrip("/")) if name.startswith("/") else os.path.join(moddir, name)
         if os.path.isfile(here):
             rel = os.path.relpath(tgt, tgt_dir)
             return origin_of(rel), tgt, here, "modules.dep"

@@ -169,6 +169,10 @@ class Crafted(ConftestCase):
         h = self.conftest(self.KVER, root)
         self.assertEqual(h["RDNAFIX_AMDGPU_ORIGIN"], "dkms")
         self.assertEqual(h["RDNAFIX_AMDGPU_PATH"], f"/lib/modules/{self.KVER}/updates/dkms/amdgpu.ko.zst")
+        self.put(root, f"usr/lib/modules/{self.KVER}/extra/amdgpu.ko", b"x")
+        self.put(root, f"usr/lib/modules/{self.KVER}/modules.dep", b"extra/amdgpu.ko:\n")
+        h = self.conftest(self.KVER, root)
+        self.assertEqual(h["RDNAFIX_AMDGPU_PATH"], f"/lib/modules/{self.KVER}/extra/amdgpu.ko")
 
     def test_hostile_files(self):
         root = self.tree(self.KVER)
