@@ -9,11 +9,13 @@ is read with vmlinux's BTF as its base.  Used by pte-conftest.py (at DKMS
 build time) and by the host-side audit of amdgpu.ko.  Every input is treated
 as hostile: anything unexpected raises NoEvidence.
 """
+import bz2
 import gzip
 import io
 import lzma
 import struct
 import subprocess
+import zlib
 
 # BTF kinds (include/uapi/linux/btf.h) and the bytes that follow each type
 INT, PTR, ARRAY, STRUCT, UNION, ENUM, FWD, TYPEDEF, VOLATILE, CONST, RESTRICT = range(1, 12)
@@ -55,6 +57,8 @@ class Btf:
         self.str_end = self.str_base + len(self.strs)
         self.types = []  # (name_off, kind, vlen, size_or_type, extra bytes)
         pos, end = hdr_len + type_off, hdr_len + type_off + type_len
+        if end > len(blob) or hdr_len + str_off + str_len > len(blob):
+            raise NoEvidence("BTF blob truncated (its header points past its end)")
         while pos < end:
             name_off, info, st = struct.unpack_from("<III", blob, pos)
             kind, vlen = (info >> 24) & 0x1F, info & 0xFFFF
@@ -98,6 +102,18 @@ class Btf:
                 continue
             return kind == INT and st2 == 8 and (struct.unpack_from("<I", extra)[0] >> 24) == 0
 
+    def ptr_struct(self, tid):
+        """The struct name @tid points to ("pci_dev" for 'const struct pci_dev *'), else None."""
+        _n, kind, _v, st, _x = self.type(tid)
+        if kind != PTR:
+            return None
+        for _hop in range(16):
+            name_off, kind, _v, st, _x = self.type(st)
+            if kind in (TYPEDEF, CONST, VOLATILE, RESTRICT, TYPE_TAG):
+                continue
+            return self.name(name_off) if kind in (STRUCT, FWD) else None
+        return None
+
     def func_params(self, fname):
         for name_off, kind, _vlen, st, _x in self.types:
             if kind == FUNC_K and self.name(name_off) == fname:
@@ -109,48 +125,89 @@ class Btf:
 
 
 def elf_section(data, want):
-    if data[:4] != b"\x7fELF" or data[4] != 2 or data[5] != 1:
+    if data[:4] != b"\x7fELF" or data[4:5] != b"\x02" or data[5:6] != b"\x01":
         raise NoEvidence("not a little-endian ELF64 file")
-    shoff, = struct.unpack_from("<Q", data, 0x28)
-    shentsize, shnum, shstrndx = struct.unpack_from("<HHH", data, 0x3A)
-    sec = [struct.unpack_from("<IIQQQQ", data, shoff + i * shentsize) for i in range(shnum)]
-    stroff = sec[shstrndx][4]
-    for name, _t, _f, _a, off, size in sec:
-        n = data[stroff + name:data.index(b"\0", stroff + name)].decode()
-        if n == want:
-            return data[off:off + size]
+    try:
+        shoff, = struct.unpack_from("<Q", data, 0x28)
+        shentsize, shnum, shstrndx = struct.unpack_from("<HHH", data, 0x3A)
+        sec = [struct.unpack_from("<IIQQQQ", data, shoff + i * shentsize) for i in range(shnum)]
+        stroff = sec[shstrndx][4]
+        for name, _t, _f, _a, off, size in sec:
+            n = data[stroff + name:data.index(b"\0", stroff + name)].decode()
+            if n == want:
+                if off + size > len(data):
+                    raise NoEvidence(f"{want} section runs past the end of the file (truncated)")
+                return data[off:off + size]
+    except (struct.error, IndexError, ValueError) as e:
+        raise NoEvidence(f"malformed ELF section table ({e})") from e
     raise NoEvidence(f"no {want} section")
 
 
 def decompress(path):
+    """The bytes of a module file (.ko, .ko.xz, .ko.zst, .ko.gz: what kmod loads)."""
     with open(path, "rb") as f:
         raw = f.read()
-    if path.endswith(".xz"):
-        return lzma.decompress(raw)
-    if path.endswith(".gz"):
-        return gzip.decompress(raw)
-    if path.endswith(".zst"):
-        return subprocess.run(["zstd", "-qdc"], input=raw, capture_output=True, check=True).stdout
+    try:
+        if path.endswith(".xz"):
+            return lzma.decompress(raw)
+        if path.endswith(".gz"):
+            return gzip.decompress(raw)
+        if path.endswith(".zst"):
+            return subprocess.run(["zstd", "-qdc"], input=raw, capture_output=True, check=True).stdout
+    except FileNotFoundError as e:
+        raise NoEvidence(f"cannot unpack {path}: zstd is not installed") from e
+    except (lzma.LZMAError, zlib.error, OSError, EOFError, subprocess.CalledProcessError) as e:
+        raise NoEvidence(f"cannot unpack {path} (truncated or corrupt: {e})") from e
     return raw
+
+
+# The compressed payloads a bzImage can carry (arch/x86/boot/compressed/Makefile,
+# scripts/Makefile.lib: cmd_gzip, cmd_bzip2, cmd_xzkern, cmd_zstd22, cmd_lz4 with
+# `lz4 -l`, the legacy frame).  Debian: xz (6.1), zstd (6.12, 7.2); Ubuntu: LZ4.
+# Each is followed by 4 bytes of size (size_append), so the external tools may
+# exit non-zero after a complete stream: the output counts when it is an ELF.
+VMLINUZ_STREAMS = (
+    (b"\xfd7zXZ\x00", "xz"),
+    (b"\x28\xb5\x2f\xfd", "zstd"),
+    (b"\x1f\x8b\x08", "gz"),
+    (b"\x02\x21\x4c\x18", "lz4"),  # LZ4 legacy frame magic 0x184C2102
+    (b"BZh", "bzip2"),  # + block size digit + the block magic 0x314159265359
+)
+
+
+def _unpack(how, data):
+    """The decompressed prefix of @data (a stream of kind @how); b"" if none."""
+    if how == "xz":
+        return lzma.LZMADecompressor(format=lzma.FORMAT_XZ).decompress(data)
+    if how == "gz":
+        return gzip.GzipFile(fileobj=io.BytesIO(data)).read()
+    if how == "bzip2":
+        if data[3:4] not in b"123456789" or data[4:10] != b"\x31\x41\x59\x26\x53\x59":
+            return b""
+        return bz2.BZ2Decompressor().decompress(data)
+    tool = {"zstd": ["zstd", "-qdc"], "lz4": ["lz4", "-qdc"]}[how]
+    return subprocess.run(tool, input=data, capture_output=True, check=False).stdout
 
 
 def vmlinux_from_vmlinuz(path):
     """The vmlinux ELF inside a bzImage: try every compressed stream in it."""
     with open(path, "rb") as f:
         img = f.read()
-    for magic, how in ((b"\xfd7zXZ\x00", "xz"), (b"\x28\xb5\x2f\xfd", "zstd"), (b"\x1f\x8b\x08", "gz")):
+    missing = set()
+    for magic, how in VMLINUZ_STREAMS:
         pos = img.find(magic)
         while pos >= 0:
             try:
-                if how == "xz":
-                    out = lzma.LZMADecompressor(format=lzma.FORMAT_XZ).decompress(img[pos:])
-                elif how == "gz":
-                    out = gzip.GzipFile(fileobj=io.BytesIO(img[pos:])).read()
-                else:
-                    out = subprocess.run(["zstd", "-qdc"], input=img[pos:], capture_output=True).stdout
+                out = _unpack(how, img[pos:])
                 if out[:4] == b"\x7fELF":
                     return out
-            except (lzma.LZMAError, OSError, EOFError, FileNotFoundError):
-                pass
+            except FileNotFoundError:
+                missing.add("zstd" if how == "zstd" else "lz4")
+                break
+            except (lzma.LZMAError, zlib.error, OSError, EOFError, ValueError):
+                pass  # a false match of the magic inside another stream
             pos = img.find(magic, pos + 1)
-    raise NoEvidence(f"no vmlinux found inside {path}")
+    if missing:
+        raise NoEvidence(f"no vmlinux found inside {path}: {', '.join(sorted(missing))} not installed "
+                         "(the image may need it)")
+    raise NoEvidence(f"no vmlinux found inside {path} (xz, zstd, gzip, LZ4 legacy, bzip2 tried)")
