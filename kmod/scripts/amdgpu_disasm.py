@@ -285,7 +285,7 @@ def stack_local(flow, i, reg, depth=0):
                 return False, why
             whys.append(why)
             continue
-        return False, f"%{r} set by `{x.text}` at +{hex(x.addr - flow.ins[0].addr)}"
+        return False, f"%{r} set by `{' '.join(x.text.split())}` at +{hex(x.addr - flow.ins[0].addr)}"
     if not whys:
         return False, f"no definition of %{reg} found"
     return True, " | ".join(sorted(set(whys)))
@@ -296,8 +296,10 @@ def get_vm_pte_calls(funcs, entries, funcs_disps, pte_disp, flags_reg):
 
     funcs_disps: displacements at which a gmc_funcs pointer is loaded (from
     adev, or from &adev->gmc); pte_disp: of get_vm_pte in amdgpu_gmc_funcs.
-    entries: code_entries() of the module.  Returns (sites, stray): sites = [(where, how, flags reg, ok, why)],
-    stray = [where] of get_vm_pte pointer loads that feed no recognised call.
+    entries: code_entries() of the module.  Returns (sites, stray): sites =
+    [(where, how, flags reg, ok, why)], stray = [where] of get_vm_pte pointer
+    loads that feed no recognised call.  A call whose target is get_vm_pte on
+    some paths only is a site that is not ok.
     """
     sites, stray = [], []
     for fname, (sect, ins) in funcs.items():
@@ -309,23 +311,22 @@ def get_vm_pte_calls(funcs, entries, funcs_disps, pte_disp, flags_reg):
                 continue
             how, reg, disp = t
             if disp is not None:  # call *DISP(%reg)
-                if disp != pte_disp or not any_chain(flow, i, reg, funcs_disps):
+                if disp != pte_disp:
                     continue
                 how += f" *{hex(disp)}(%{reg})"
-                match = [True]
+                match = [chain(flow, i, reg, funcs_disps)]
             else:
                 how += f" %{reg}"
                 match = []
                 for p, _r in flow.defs(i, reg):
                     ld = load(ins[p]) if p is not None else None
-                    hit = bool(ld and ld[0] == pte_disp and any_chain(flow, p, ld[1], funcs_disps))
-                    match.append(hit)
-                    if hit:
+                    match.append(chain(flow, p, ld[1], funcs_disps) if ld and ld[0] == pte_disp else False)
+                    if match[-1] is not False:
                         used.add(p)
-                if not any(match):
-                    continue
+            if all(m is False for m in match):
+                continue
             where = flow.where(fname, i)
-            if not all(match):
+            if not all(m is True for m in match):
                 sites.append((where, how, "%" + flags_reg, False, "target is get_vm_pte on some paths only"))
             elif x.mnem == "jmp":
                 sites.append((where, how, "%" + flags_reg, False, "tail call: flags is the caller's argument"))
@@ -334,18 +335,17 @@ def get_vm_pte_calls(funcs, entries, funcs_disps, pte_disp, flags_reg):
                 sites.append((where, how, "%" + flags_reg, ok, why))
         for i, x in enumerate(ins):
             ld = load(x)
-            if ld and ld[0] == pte_disp and i not in used and any_chain(flow, i, ld[1], funcs_disps):
+            if ld and ld[0] == pte_disp and i not in used and chain(flow, i, ld[1], funcs_disps) is not False:
                 stray.append(flow.where(fname, i))
     return sites, stray
 
 
-def any_chain(flow, i, reg, funcs_disps):
-    """reg at i holds a gmc_funcs pointer on every path (loaded at one of funcs_disps)."""
-    ds = flow.defs(i, reg)
-    if not ds:
-        return False
-    for p, _r in ds:
+def chain(flow, i, reg, funcs_disps):
+    """True/None/False: reg at i holds a gmc_funcs pointer (loaded at one of funcs_disps) on all/some/no paths."""
+    hits = []
+    for p, _r in flow.defs(i, reg):
         ld = load(flow.ins[p]) if p is not None else None
-        if not ld or ld[0] not in funcs_disps:
-            return False
-    return True
+        hits.append(bool(ld and ld[0] in funcs_disps))
+    if hits and all(hits):
+        return True
+    return None if any(hits) else False
