@@ -174,7 +174,7 @@ if ! "$vm/fetch-kernels.sh" "${FETCH[@]}" >"$WORK/fetch.log" 2>&1; then
 	fail "[setup] fetch_kernels: see $WORK/fetch.log"
 	finish
 fi
-grep -E '^[0-9.]+ ' "$WORK/fetch.log" >"$WORK/kernels.txt"
+grep -E '^([0-9.]+(-rt)?|sid) ' "$WORK/fetch.log" >"$WORK/kernels.txt"
 pass "[setup] fetch_kernels $(awk '{printf "%s=%s(%s) ", $1, $2, $3}' "$WORK/kernels.txt")($(elapsed "$t"))"
 
 # --- 1a. the host-side audit of each kernel's amdgpu.ko (no VM): BTF
