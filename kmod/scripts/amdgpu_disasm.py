@@ -41,10 +41,14 @@ for _i in range(8, 16):
 # instructions that read but never write their last operand
 NO_WRITE = re.compile(r"^(cmp|test|bt|push|call|jmp|j[a-z]+|nop|prefetch|ret|ud2|int3|endbr64|lfence|"
                       r"mfence|sfence|pause|clflush|ucomis|comis|ptest)")
-# instructions that write registers not named as their last operand
-IMPLICIT = re.compile(r"^(mul|div|idiv|cqto|cltd|cwtd|cltq|cwtl|cbtw|cpuid|rdtsc|rdmsr|rdpmc|xgetbv|"
-                      r"syscall|cmpxchg|xchg|xadd|rep|repz|repnz|movs[bwlq]?$|stos|lods|scas|cmps|"
-                      r"imul\s*$|lret|leave|enter)")
+# instructions that write registers not named as their last operand: the registers
+_IMPLICIT = (
+    (r"mul|div|idiv|rdtsc|rdmsr|rdpmc|xgetbv", ("rax", "rdx")), (r"cqto|cltd|cwtd", ("rdx",)),
+    (r"cltq|cwtl|cbtw", ("rax",)), (r"cpuid", ("rax", "rbx", "rcx", "rdx")), (r"syscall", ("rax", "rcx", "r11")),
+    (r"cmpxchg\w*", ("rax", "rdx")), (r"leave|enter", ("rbp",)), (r"lret|iret\w*|sysret\w*", tuple(_LEGACY)),
+    (r"rep\w*|movs[bwlq]?|stos[bwlq]?|lods[bwlq]?|scas[bwlq]?|cmps[bwlq]?", ("rax", "rcx", "rsi", "rdi")),
+)
+IMPLICIT = [(re.compile(f"^(?:{pat})$"), regs) for pat, regs in _IMPLICIT]
 INSN = re.compile(r"^\s*([0-9a-f]+):\t(.*)$")
 FUNC = re.compile(r"^[0-9a-f]+ <(.+)>:$")
 THUNK = re.compile(r"R_X86_64_(?:PLT32|PC32)\t__x86_indirect_(?:its_|call_)?thunk_(r[a-z0-9]+)-0x4$")
@@ -230,8 +234,11 @@ def ends_flow(x):
 def writes(x, reg):
     if x.mnem == "call" or (x.mnem == "jmp" and x.reloc):
         return reg in CALLER_SAVED
-    if IMPLICIT.match(x.mnem):
-        return any(reg_of(o) == reg for o in x.ops) or reg in ("rax", "rdx", "rcx", "rsi", "rdi")
+    for pat, regs in IMPLICIT:
+        if pat.match(x.mnem):
+            return reg in regs or (bool(x.ops) and reg_of(x.ops[-1]) == reg)
+    if x.mnem in ("xchg", "xadd") or (x.mnem == "imul" and len(x.ops) == 1):
+        return any(reg_of(o) == reg for o in x.ops) or (x.mnem == "imul" and reg in ("rax", "rdx"))
     if x.mnem == "pop":
         return bool(x.ops) and reg_of(x.ops[0]) == reg
     if NO_WRITE.match(x.mnem) or not x.ops:

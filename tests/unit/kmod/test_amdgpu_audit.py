@@ -65,6 +65,14 @@ class VmBoUpdate612(unittest.TestCase):
         self.assertIn("%r14 set by `lea -0x8(%rax),%r14`", sites[0][4])  # followed through the mov
         self.assertEqual(v, 0)
 
+    def test_implicit_writes_and_reads(self):
+        # rep stos writes %rax (the call target) as well: the loaded get_vm_pte is then never called
+        for insn, v_want in (("mul    %r14", 0), ("cqto", 0), ("rep stos %rax,%es:(%rdi)", 0),
+                             ("cmp    %rdx,%r14", 1), ("mov    %rax,0x8(%rdx)", 1), ("push   %rdx", 1)):
+            t = alter(self.text, "3d08b:\tmov    %r14,%rsi", "3d08b:\t" + insn)
+            _sites, _s, (v, why) = analyse(t, self.rel, K612)
+            self.assertEqual((insn, v), (insn, v_want), why)
+
     def test_flags_in_another_register(self):
         _sites, _s, (v, why) = analyse(self.text, self.rel, K612[:2] + ("rcx",))
         self.assertEqual(v, 0, why)
