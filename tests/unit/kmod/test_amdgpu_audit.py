@@ -144,6 +144,29 @@ class SvmRange72(unittest.TestCase):
         self.assertIn("1 of 2 call site(s)", why)
 
 
+class CompiledCallers(unittest.TestCase):
+    """data/audit/callers.c compiled now with the kernel's code-generation flags: real gcc output."""
+
+    def test_each_caller(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            obj = os.path.join(tmp, "callers.o")
+            subprocess.run(["gcc", "-O2", "-mindirect-branch=thunk-extern", "-mfunction-return=thunk-extern",
+                            "-mindirect-branch-register", "-fno-jump-tables", "-mcmodel=kernel", "-fno-pic",
+                            "-fno-stack-protector", "-mno-red-zone", "-c", os.path.join(DATA, "callers.c"),
+                            "-o", obj], check=True)
+            text = audit.objdump(["-dr", "-w", "--no-show-raw-insn"], obj)
+            rel = audit.objdump(["-r"], obj)
+        sites, stray, (v, why) = analyse(text, rel, K612)
+        got = {s[0].split("+")[0]: (s[3], s[4]) for s in sites}
+        self.assertEqual(sorted(got), ["heap_caller", "mixed_caller", "passing_caller", "stack_caller"])
+        self.assertEqual(got["stack_caller"][0], True, got)
+        self.assertEqual(got["passing_caller"], (False, "tail call: flags is the caller's argument"))
+        for fn in ("heap_caller", "mixed_caller"):
+            self.assertFalse(got[fn][0], got[fn])
+        self.assertEqual((stray, v), ([], 0), why)
+        self.assertIn("3 of 4 call site(s)", why)
+
+
 class Readers(unittest.TestCase):
     LINE = ("00000000000d1fa0 <gfxhub_v3_0_gart_enable>:\n   d255d:\tmov    0x0(%rip),%edx        # d2563 "
             "<gfxhub_v3_0_gart_enable+0x5c3>\td255f: R_X86_64_PC32\tamdgpu_noretry-0x4\n")
