@@ -20,9 +20,10 @@
 #
 # Environment:
 #   RDNAFIX_VM_SERIES   series to test (default "6.1 6.12 7.2"; "none": no build, no boot)
-#   RDNAFIX_AUDIT_SERIES series whose amdgpu.ko the host-side audit checks (default: the
-#                       RDNAFIX_VM_SERIES; fetched too, never booted; "none" skips the audit;
-#                       an early-warning series such as sid only WARNs)
+#   RDNAFIX_AUDIT_SERIES series whose amdgpu.ko the host-side audit checks (default
+#                       "6.1 6.12 7.2 6.1-rt 6.12-rt 7.2-rt sid"; the RDNAFIX_VM_SERIES when
+#                       that is set); fetched too, booted only if also in RDNAFIX_VM_SERIES;
+#                       "none" skips the audit; an early-warning series (sid) only WARNs
 #   RDNAFIX_VM_SUITES   guest suites (default params,mock,rdnactl,cycles,real,realcall)
 #   RDNAFIX_VM_WORK     work dir (default <repo>/build/vm)
 #   RDNAFIX_VM_TIMEOUT  seconds per boot (default 1200)
@@ -46,7 +47,13 @@ CACHE=${RDNAFIX_CACHE:-/var/cache/rdnafix}
 WORK=${RDNAFIX_VM_WORK:-$top/build/vm}
 read -r -a SERIES <<<"${RDNAFIX_VM_SERIES:-6.1 6.12 7.2}"
 [[ ${SERIES[*]} == none ]] && SERIES=()
-read -r -a AUDIT <<<"${RDNAFIX_AUDIT_SERIES:-${SERIES[*]}}"
+# the audit covers every kernel the suite knows with the default series, the
+# booted ones when RDNAFIX_VM_SERIES picks a subset
+if [[ -n ${RDNAFIX_VM_SERIES:-} ]]; then
+	read -r -a AUDIT <<<"${RDNAFIX_AUDIT_SERIES:-${SERIES[*]}}"
+else
+	read -r -a AUDIT <<<"${RDNAFIX_AUDIT_SERIES:-6.1 6.12 7.2 6.1-rt 6.12-rt 7.2-rt sid}"
+fi
 [[ ${AUDIT[*]} == none ]] && AUDIT=()
 # the kernels to fetch: the booted series, then the audited ones not among them
 FETCH=("${SERIES[@]}")
