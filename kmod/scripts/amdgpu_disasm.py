@@ -184,8 +184,11 @@ class Flow:
                 m = DIRECT.match(x.ops[0])
                 if m:
                     self.jumps_to.setdefault(int(m.group(1), 16), []).append(i)
+        # %rbp is a frame pointer: set from %rsp in the prologue, written elsewhere only
+        # by the epilogue's pop/leave right before a return
         self.frame_pointer = any(x.mnem == "mov" and x.ops == ["%rsp", "%rbp"] for x in ins[:8]) and \
-            sum(1 for x in ins if writes(x, "rbp")) == 1
+            sum(1 for i, x in enumerate(ins) if writes(x, "rbp") and not (
+                x.mnem in ("pop", "leave") and i + 1 < len(ins) and ends_flow(ins[i + 1]))) == 1
 
     def preds(self, j):
         out = list(self.jumps_to.get(self.ins[j].addr, []))

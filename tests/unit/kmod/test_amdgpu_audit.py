@@ -158,13 +158,14 @@ class CompiledCallers(unittest.TestCase):
             rel = audit.objdump(["-r"], obj)
         sites, stray, (v, why) = analyse(text, rel, K612)
         got = {s[0].split("+")[0]: (s[3], s[4]) for s in sites}
-        self.assertEqual(sorted(got), ["heap_caller", "mixed_caller", "passing_caller", "stack_caller"])
+        self.assertEqual(sorted(got), ["fp_caller", "heap_caller", "mixed_caller", "passing_caller", "stack_caller"])
         self.assertEqual(got["stack_caller"][0], True, got)
+        self.assertEqual(got["fp_caller"], (True, "lea -0x8(%rbp)"))
         self.assertEqual(got["passing_caller"], (False, "tail call: flags is the caller's argument"))
         for fn in ("heap_caller", "mixed_caller"):
             self.assertFalse(got[fn][0], got[fn])
         self.assertEqual((stray, v), ([], 0), why)
-        self.assertIn("3 of 4 call site(s)", why)
+        self.assertIn("3 of 5 call site(s)", why)
 
 
 class Readers(unittest.TestCase):

@@ -53,3 +53,12 @@ void mixed_caller(struct adev *adev, void *mapping, unsigned long long *theirs, 
 	adev->gmc.gmc_funcs->get_vm_pte(adev, mapping, mine ? &flags : theirs);
 	consume(flags);
 }
+
+/* a local addressed through the frame pointer (a kernel built with frame pointers) */
+__attribute__((optimize("no-omit-frame-pointer"))) void fp_caller(struct adev *adev, void *mapping)
+{
+	unsigned long long flags = 0x67;
+
+	adev->gmc.gmc_funcs->get_vm_pte(adev, mapping, &flags);
+	consume(flags);
+}
