@@ -162,7 +162,8 @@ DKMS_DEST ?= $(DKMS_SRC)
 dkms-source:
 	install -d $(DKMS_DEST) $(DKMS_DEST)/scripts
 	install -m 0644 kmod/Kbuild kmod/Makefile kmod/VERSION kmod/*.c kmod/*.h $(DKMS_DEST)/
-	install -m 0644 kmod/scripts/pte-conftest.py kmod/scripts/kelf.py $(DKMS_DEST)/scripts/
+	install -m 0644 kmod/scripts/pte-conftest.py kmod/scripts/kelf.py kmod/scripts/amdgpu_audit.py \
+		kmod/scripts/amdgpu_disasm.py $(DKMS_DEST)/scripts/
 	sed 's/#VERSION#/$(RDNAFIX_VERSION)/' dkms.conf >$(DKMS_DEST)/dkms.conf
 
 dkms-remove:

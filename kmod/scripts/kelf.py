@@ -211,3 +211,35 @@ def vmlinux_from_vmlinuz(path):
         raise NoEvidence(f"no vmlinux found inside {path}: {', '.join(sorted(missing))} not installed "
                          "(the image may need it)")
     raise NoEvidence(f"no vmlinux found inside {path} (xz, zstd, gzip, LZ4 legacy, bzip2 tried)")
+
+
+def struct_member(btf, struct_name, member):
+    """(byte offset, type id) of member of the named struct, looked up in @btf and its base.
+
+    Anonymous struct/union members are searched too.  Bitfields are skipped
+    (a byte offset of one means nothing to a load); so are members past 2 MiB
+    (without the struct's kind_flag such an offset cannot be told from a bitfield).
+    """
+    for b in (btf, btf.base):
+        for i, (name_off, kind, vlen, _st, _x) in enumerate(b.types if b else ()):
+            if kind == STRUCT and vlen and b.name(name_off) == struct_name:
+                found = _member_in(btf, b.first_id + i, member, 0)
+                if found:
+                    return found
+                raise NoEvidence(f"struct {struct_name} has no member {member}")
+    raise NoEvidence(f"no BTF struct {struct_name}")
+
+
+def _member_in(btf, tid, member, base_bits):
+    _n, kind, vlen, _st, extra = btf.type(tid)
+    for k in range(vlen):
+        mname, mtype, moff = struct.unpack_from("<III", extra, 12 * k)
+        if moff >> 24 or moff % 8:
+            continue  # a bitfield (kind_flag: its size in bits 24-31), or past 2 MiB
+        if btf.name(mname) == member:
+            return (base_bits + moff) // 8, mtype
+        if mname == 0 and btf.type(mtype)[1] in (STRUCT, UNION):
+            found = _member_in(btf, mtype, member, base_bits + moff)
+            if found:
+                return found
+    return None

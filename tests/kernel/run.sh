@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # rdnafix kernel test suite (called by `make test`): for each Debian kernel
-# series (6.1, 6.12, 7.2) fetch the kernel image, build rdnafix.ko and the
+# series (6.1, 6.12, 7.2) fetch the kernel image, audit its amdgpu.ko on the
+# host (kmod/scripts/amdgpu_audit.py: no VM, seconds), build rdnafix.ko and the
 # test-only mock amdgpu for it, build an initramfs and boot it ONCE under
 # QEMU/TCG, running the guest suites
 #   params  (b) invalid/valid parameter values at load and at runtime
@@ -18,7 +19,11 @@
 # "N passed, N failed" line; exits 1 on any failure.
 #
 # Environment:
-#   RDNAFIX_VM_SERIES   series to test (default "6.1 6.12 7.2")
+#   RDNAFIX_VM_SERIES   series to test (default "6.1 6.12 7.2"; "none": no build, no boot)
+#   RDNAFIX_AUDIT_SERIES series whose amdgpu.ko the host-side audit checks (default
+#                       "6.1 6.12 7.2 6.1-rt 6.12-rt 7.2-rt sid"; the RDNAFIX_VM_SERIES when
+#                       that is set); fetched too, booted only if also in RDNAFIX_VM_SERIES;
+#                       "none" skips the audit; an early-warning series (sid) only WARNs
 #   RDNAFIX_VM_SUITES   guest suites (default params,mock,rdnactl,cycles,real,realcall)
 #   RDNAFIX_VM_WORK     work dir (default <repo>/build/vm)
 #   RDNAFIX_VM_TIMEOUT  seconds per boot (default 1200)
@@ -41,6 +46,20 @@ vm=$top/tests/vm
 CACHE=${RDNAFIX_CACHE:-/var/cache/rdnafix}
 WORK=${RDNAFIX_VM_WORK:-$top/build/vm}
 read -r -a SERIES <<<"${RDNAFIX_VM_SERIES:-6.1 6.12 7.2}"
+[[ ${SERIES[*]} == none ]] && SERIES=()
+# the audit covers every kernel the suite knows with the default series, the
+# booted ones when RDNAFIX_VM_SERIES picks a subset
+if [[ -n ${RDNAFIX_VM_SERIES:-} ]]; then
+	read -r -a AUDIT <<<"${RDNAFIX_AUDIT_SERIES:-${SERIES[*]}}"
+else
+	read -r -a AUDIT <<<"${RDNAFIX_AUDIT_SERIES:-6.1 6.12 7.2 6.1-rt 6.12-rt 7.2-rt sid}"
+fi
+[[ ${AUDIT[*]} == none ]] && AUDIT=()
+# the kernels to fetch: the booted series, then the audited ones not among them
+FETCH=("${SERIES[@]}")
+for s in "${AUDIT[@]}"; do
+	[[ " ${FETCH[*]} " == *" $s "* ]] || FETCH+=("$s")
+done
 SUITES=${RDNAFIX_VM_SUITES:-params,mock,rdnactl,cycles,real,realcall}
 # the lockdown boot comes with the default suites; with a chosen subset only
 # when RDNAFIX_VM_LOCKDOWN names a series
@@ -157,13 +176,43 @@ fi
 
 # --- 1. kernels
 t=$(date +%s)
-if ! "$vm/fetch-kernels.sh" "${SERIES[@]}" >"$WORK/fetch.log" 2>&1; then
+if ! "$vm/fetch-kernels.sh" "${FETCH[@]}" >"$WORK/fetch.log" 2>&1; then
 	tail -5 "$WORK/fetch.log"
 	fail "[setup] fetch_kernels: see $WORK/fetch.log"
 	finish
 fi
-grep -E '^[0-9.]+ ' "$WORK/fetch.log" >"$WORK/kernels.txt"
+grep -E '^([0-9.]+(-rt)?|sid) ' "$WORK/fetch.log" >"$WORK/kernels.txt"
 pass "[setup] fetch_kernels $(awk '{printf "%s=%s(%s) ", $1, $2, $3}' "$WORK/kernels.txt")($(elapsed "$t"))"
+
+# --- 1a. the host-side audit of each kernel's amdgpu.ko (no VM): BTF
+# prototypes of the hooked functions, the readers of the globals rdnafix swaps
+# against the series' allow-list, the get_vm_pte callers' flags register.
+# One PASS/FAIL line per kernel; the findings are printed, the whole output
+# is in $WORK/audit-<series>.log.  An early-warning series passes with WARN lines.
+for s in "${AUDIT[@]}"; do
+	t=$(date +%s)
+	kv=$(cat "$CACHE/kernels/$s.kver" 2>/dev/null)
+	if [[ -z $kv ]]; then
+		fail "[$s] audit_amdgpu: no $CACHE/kernels/$s.kver (series not fetched)"
+		continue
+	fi
+	python3 "$top/kmod/scripts/amdgpu_audit.py" --kroot "$CACHE/kernels/$kv" --kver "$kv" --series "$s" \
+		>"$WORK/audit-$s.log" 2>&1
+	rc=$?
+	grep -E '^  (FAIL|WARN) ' "$WORK/audit-$s.log"
+	# "audit: PASS|WARN|FAIL SERIES KVER: DETAIL" -> "[WARN ]DETAIL"
+	sum=$(tail -1 "$WORK/audit-$s.log")
+	word=$(awk '{print $2}' <<<"$sum")
+	sum=${sum#audit: * * * }
+	[[ $word == WARN ]] && sum="WARN $sum"
+	if [[ $rc -eq 0 ]]; then
+		pass "[$s] audit_amdgpu $kv: $sum ($(elapsed "$t"))"
+	else
+		fail "[$s] audit_amdgpu $kv: $sum (exit $rc, $(elapsed "$t")); see $WORK/audit-$s.log"
+	fi
+	echo "audit $s $kv $(elapsed "$t")" >>"$WORK/timings.txt"
+done
+[[ ${#SERIES[@]} -eq 0 ]] && finish
 
 # --- 1b. the emulator-fault retry itself: an early death is booted exactly
 # twice, a death after the guest's first line once (three short boots)
