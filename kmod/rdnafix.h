@@ -48,6 +48,7 @@ extern raw_spinlock_t rf_lock;
 enum rf_dev_state {
 	RF_DEV_FREE = 0,
 	RF_DEV_USED,
+	RF_DEV_GONE,		/* amdgpu_pci_remove returned: rf_sysfs_work frees it */
 };
 
 struct rf_dev {
@@ -91,6 +92,8 @@ void rf_dev_decide_locked(struct rf_dev *d);
 struct rf_dev *rf_dev_for_adev(void *adev, bool init);
 void rf_devices_unbind(void);
 void rf_devices_scan_bound(void);
+void rf_dev_gone_locked(struct pci_dev *pdev);
+void rf_dev_free_gone(struct rf_dev *d);
 
 /* ---- hooks (rdnafix_hooks.c: handlers and rf_hook_defs[]) ---- */
 enum rf_hook_id {
@@ -98,6 +101,7 @@ enum rf_hook_id {
 	RF_HOOK_NORETRY_SET,
 	RF_HOOK_VM_ADJUST_SIZE,
 	RF_HOOK_GET_VM_PTE,
+	RF_HOOK_PCI_REMOVE,
 	RF_HOOK_COUNT,
 };
 
@@ -115,6 +119,7 @@ enum rf_amdgpu_state {
 	RF_AMDGPU_COMING,
 	RF_AMDGPU_LIVE,
 	RF_AMDGPU_GOING,
+	RF_AMDGPU_BUILTIN,	/* CONFIG_DRM_AMDGPU=y: nothing to hook */
 };
 
 /*
@@ -167,11 +172,29 @@ enum rf_pte_refusal {
 
 extern atomic64_t rf_pte_refused[RF_PTE_REFUSAL_COUNT];
 
+/*
+ * Per-hook call counters (calls, missing, hooks/<name> "refusing"): calls
+ * the entry handler saw, and those it or the return handler refused for a
+ * safety reason (nothing done; a device rdnafix does not target is not
+ * refused).  @last_refusal is a string constant.  Reset when armed.
+ */
+struct rf_hook_count {
+	atomic64_t seen;
+	atomic64_t refused;
+	const char *last_refusal;	/* READ_ONCE/WRITE_ONCE */
+};
+
+extern struct rf_hook_count rf_hook_counts[RF_HOOK_COUNT];
+void rf_hook_seen(unsigned int id);
+void rf_hook_refused(unsigned int id, const char *why);
+
 /* ---- prototype evidence (rdnafix_proto.c) ---- */
 #define RF_PROTO_TEXT_MAX	256
 extern bool rf_pte_unproven;
 extern char rf_pte_proto_text[RF_PROTO_TEXT_MAX];
 int rf_pte_proto_decide(char *why, size_t len);
+int rf_hook_proto_check(unsigned int id, char *why, size_t len);
+ssize_t rf_evidence_emit(char *buf);
 
 /* ---- arming (rdnafix_arm.c) ---- */
 struct rf_hook {
@@ -180,7 +203,7 @@ struct rf_hook {
 	struct kretprobe krp;
 	bool registered;
 	int status;			/* enum rf_hook_status, under rf_arm_lock */
-	char reason[96];
+	char reason[RF_PROTO_TEXT_MAX];
 };
 
 extern struct rf_hook rf_hooks[RF_HOOK_COUNT];
@@ -193,11 +216,22 @@ void rf_hooks_disarm(void);
 void rf_hooks_set_all(int status, const char *reason);
 void rf_hooks_init(void);
 struct module *rf_find_amdgpu(struct kobject **ref);
+bool rf_amdgpu_builtin(void);
+#define RF_BUILTIN_REASON \
+	"amdgpu is built into the kernel (CONFIG_DRM_AMDGPU=y): nothing to hook; rdnafix needs amdgpu as a module"
 
 /* ---- sysfs (rdnafix_sysfs.c) ---- */
 int rf_sysfs_init(void);
 void rf_sysfs_exit(void);
 void rf_sysfs_kick(void);	/* from any context: create pending dirs */
 const char *rf_amdgpu_state_name(int state);
+
+/* ---- counters and evidence files (rdnafix_sysfs_info.c) ---- */
+struct kobj_attribute;
+ssize_t not_covered_show(struct kobject *kobj, struct kobj_attribute *attr, char *buf);
+ssize_t nmissed_show(struct kobject *kobj, struct kobj_attribute *attr, char *buf);
+ssize_t missing_show(struct kobject *kobj, struct kobj_attribute *attr, char *buf);
+ssize_t calls_show(struct kobject *kobj, struct kobj_attribute *attr, char *buf);
+ssize_t evidence_show(struct kobject *kobj, struct kobj_attribute *attr, char *buf);
 
 #endif /* RDNAFIX_H */

@@ -114,6 +114,28 @@ struct module *rf_find_amdgpu(struct kobject **ref)
 	return mk->mod;
 }
 
+/*
+ * amdgpu is built into the kernel: /sys/module/amdgpu exists (its
+ * parameters) without a struct module behind it (no initstate).
+ */
+bool rf_amdgpu_builtin(void)
+{
+	struct kset *modules = THIS_MODULE->mkobj.kobj.kset;
+	struct kobject *kobj;
+	bool builtin;
+
+	if (IS_BUILTIN(CONFIG_DRM_AMDGPU))
+		return true;
+	if (!modules)
+		return false;
+	kobj = kset_find_obj(modules, "amdgpu");
+	if (!kobj)
+		return false;
+	builtin = !container_of(kobj, struct module_kobject, kobj)->mod;
+	kobject_put(kobj);
+	return builtin;
+}
+
 /* amdgpu's int parameter @name, from its kernel_param table. */
 static int *rf_amdgpu_int_param(struct module *mod, const char *name)
 {
@@ -148,11 +170,11 @@ void rf_hooks_disarm(void)
 	}
 	if (n)
 		unregister_kretprobes(krps, n);
-	/* calls that found no free kretprobe instance were not handled */
+	/* calls that found no free instance, or came in recursively, were not handled */
 	for (i = 0; i < n; i++)
-		if (krps[i]->nmissed)
-			pr_warn("%s: %d calls were missed (no free kretprobe instance)\n",
-				krps[i]->kp.symbol_name, krps[i]->nmissed);
+		if (krps[i]->nmissed || krps[i]->kp.nmissed)
+			pr_warn("%s: calls missed: %d (no free kretprobe instance), %lu (recursion)\n",
+				krps[i]->kp.symbol_name, krps[i]->nmissed, krps[i]->kp.nmissed);
 	/* a return handler that never ran must not leave a device's value behind */
 	raw_spin_lock_irqsave(&rf_lock, flags);
 	for (i = 0; i < RF_HOOK_COUNT; i++) {
@@ -191,10 +213,25 @@ int rf_hooks_arm(struct module *amdgpu, bool late)
 	rf_probing = 0;
 	rf_probing_pdev = NULL;
 	raw_spin_unlock_irqrestore(&rf_lock, flags);
+	for (id = 0; id < RF_HOOK_COUNT; id++) {
+		atomic64_set(&rf_hook_counts[id].seen, 0);
+		atomic64_set(&rf_hook_counts[id].refused, 0);
+		WRITE_ONCE(rf_hook_counts[id].last_refusal, NULL);
+	}
 
-	for (id = 0; id < RF_HOOK_GET_VM_PTE; id++) {
+	for (id = 0; id < RF_HOOK_COUNT; id++) {
 		const struct rf_hook_def *def = &rf_hook_defs[id];
 
+		if (id == RF_HOOK_GET_VM_PTE)
+			continue;
+		r = rf_hook_proto_check(id, why, sizeof(why));
+		if (r) {
+			rf_hook_status(&rf_hooks[id], RF_HOOK_INACTIVE, "%s", why);
+			pr_warn("hook %s not armed: %s\n", rf_hooks[id].name, why);
+			if (!ret)
+				ret = r;
+			continue;
+		}
 		if (def->param) {
 			var = rf_amdgpu_int_param(amdgpu, def->param);
 			if (!var) {

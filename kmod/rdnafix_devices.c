@@ -44,7 +44,10 @@ static struct pci_dev *rf_adev_pdev(void *adev)
 
 NOKPROBE_SYMBOL(rf_adev_pdev);
 
-/* Lock-free: slots are never freed while rdnafix is loaded. */
+/*
+ * Lock-free: a slot is a static array element that is never unmapped; a
+ * slot being freed (RF_DEV_GONE) has had its adev cleared first.
+ */
 struct rf_dev *rf_dev_by_adev(void *adev)
 {
 	unsigned int i;
@@ -99,6 +102,9 @@ struct rf_dev *rf_dev_claim_locked(struct pci_dev *pdev, bool *created)
 	if (d->state == RF_DEV_FREE) {
 		d->state = RF_DEV_USED;
 		d->bdf = bdf;
+		atomic64_set(&d->pte_calls, 0);
+		atomic64_set(&d->pte_rewrites, 0);
+		atomic64_set(&d->pte_would, 0);
 		scnprintf(d->name, sizeof(d->name), "%04x:%02x:%02x.%x", bdf.domain,
 			  bdf.bus, PCI_SLOT(bdf.devfn), PCI_FUNC(bdf.devfn));
 		*created = true;
@@ -231,14 +237,20 @@ struct rf_dev *rf_dev_for_adev(void *adev, bool init)
 
 NOKPROBE_SYMBOL(rf_dev_for_adev);
 
+/*
+ * A PCI device bound to amdgpu.  dev->driver changes under bind/unbind
+ * without a lock we hold: read it once; the driver it points to is
+ * amdgpu's, which rf_arm_lock (held) keeps loaded.
+ */
 static int rf_dev_seen_bound(struct device *dev, void *data)
 {
+	const struct device_driver *drv = READ_ONCE(dev->driver);
 	struct pci_dev *pdev = to_pci_dev(dev);
 	bool created = false;
 	unsigned long flags;
 	struct rf_dev *d;
 
-	if (!dev->driver || strcmp(dev->driver->name, "amdgpu"))
+	if (!drv || strcmp(drv->name, "amdgpu"))
 		return 0;
 	raw_spin_lock_irqsave(&rf_lock, flags);
 	d = rf_dev_claim_locked(pdev, &created);
@@ -275,5 +287,37 @@ void rf_devices_unbind(void)
 	}
 	rf_probing = 0;
 	rf_probing_pdev = NULL;
+	raw_spin_unlock_irqrestore(&rf_lock, flags);
+}
+
+/*
+ * amdgpu_pci_remove returned for @pdev (a pointer only compared): forget
+ * its amdgpu objects and leave the slot to rf_sysfs_work, which removes
+ * its directory and frees it.  From a probe handler, rf_lock held.
+ */
+void rf_dev_gone_locked(struct pci_dev *pdev)
+{
+	struct rf_dev *d = pdev ? rf_dev_by_pdev_locked(pdev) : NULL;
+
+	if (!d)
+		return;
+	WRITE_ONCE(d->adev, NULL);
+	WRITE_ONCE(d->pdev, NULL);
+	d->state = RF_DEV_GONE;
+}
+
+NOKPROBE_SYMBOL(rf_dev_gone_locked);
+
+/* Process context, after its directory is gone: the slot can be claimed again. */
+void rf_dev_free_gone(struct rf_dev *d)
+{
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&rf_lock, flags);
+	if (d->state == RF_DEV_GONE) {
+		d->state = RF_DEV_FREE;
+		d->name[0] = '\0';
+		WRITE_ONCE(d->targeted, false);
+	}
 	raw_spin_unlock_irqrestore(&rf_lock, flags);
 }

@@ -30,6 +30,24 @@ atomic_t rf_probe_seen = ATOMIC_INIT(0);
 static struct rf_swap rf_swap_noretry;
 static struct rf_swap rf_swap_fragment;
 
+struct rf_hook_count rf_hook_counts[RF_HOOK_COUNT];
+
+void rf_hook_seen(unsigned int id)
+{
+	atomic64_inc(&rf_hook_counts[id].seen);
+}
+
+NOKPROBE_SYMBOL(rf_hook_seen);
+
+/* @why: a string constant, the "(<last reason>)" of hooks/<name> "refusing" */
+void rf_hook_refused(unsigned int id, const char *why)
+{
+	WRITE_ONCE(rf_hook_counts[id].last_refusal, why);
+	atomic64_inc(&rf_hook_counts[id].refused);
+}
+
+NOKPROBE_SYMBOL(rf_hook_refused);
+
 /* ------------------------------------------------------------------ */
 /* amdgpu_pci_probe(struct pci_dev *pdev, const struct pci_device_id *) */
 /* ------------------------------------------------------------------ */
@@ -47,8 +65,11 @@ static int rf_probe_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
 	bool created = false;
 
 	pd->pdev = pdev;
-	if (!pdev)
+	rf_hook_seen(RF_HOOK_PCI_PROBE);
+	if (!pdev) {
+		rf_hook_refused(RF_HOOK_PCI_PROBE, "no pci_dev");
 		return 1;
+	}
 	atomic_set(&rf_probe_seen, 1);
 	raw_spin_lock_irqsave(&rf_lock, flags);
 	rf_probing++;
@@ -62,6 +83,8 @@ static int rf_probe_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
 				  "probed while another amdgpu device was probing");
 	}
 	raw_spin_unlock_irqrestore(&rf_lock, flags);
+	if (!d)
+		rf_hook_refused(RF_HOOK_PCI_PROBE, "device table full");
 	if (created)
 		rf_sysfs_kick();
 	return 0;
@@ -111,13 +134,20 @@ static int rf_swap_entry(struct kretprobe_instance *ri, struct pt_regs *regs,
 			 struct rf_swap *sw, bool noretry)
 {
 	struct rf_swap_data *sd = (struct rf_swap_data *)ri->data;
+	const unsigned int id = noretry ? RF_HOOK_NORETRY_SET : RF_HOOK_VM_ADJUST_SIZE;
 	void *adev = (void *)regs_get_kernel_argument(regs, 0);
-	struct rf_dev *d = rf_dev_for_adev(adev, true);
+	struct rf_dev *d;
 	unsigned long flags;
 	int want, ret = 1;
 
-	if (!d)
+	rf_hook_seen(id);
+	d = rf_dev_for_adev(adev, true);
+	if (!d) {
+		rf_hook_refused(id, "unknown device: layout check failed or device table full");
 		return 1;
+	}
+	if (READ_ONCE(d->refused))
+		rf_hook_refused(id, "layout check failed (adev->dev != &adev->pdev->dev)");
 	raw_spin_lock_irqsave(&rf_lock, flags);
 	want = noretry ? d->noretry_req : d->fragment_req;
 	if (!d->targeted || d->refused)
@@ -240,6 +270,20 @@ static bool rf_pte_ptr_ok(const u64 *p)
 
 NOKPROBE_SYMBOL(rf_pte_ptr_ok);
 
+static void rf_pte_refuse(enum rf_pte_refusal why)
+{
+	static const char *const text[RF_PTE_REFUSAL_COUNT] = {
+		[RF_PTE_REFUSED_POINTER] = "flags pointer not on the caller's stack",
+		[RF_PTE_REFUSED_ENTRY_VALUE] = "entry value is not a PTE flag word",
+		[RF_PTE_REFUSED_RETURN_VALUE] = "returned value is not a PTE flag word",
+	};
+
+	atomic64_inc(&rf_pte_refused[why]);
+	rf_hook_refused(RF_HOOK_GET_VM_PTE, text[why]);
+}
+
+NOKPROBE_SYMBOL(rf_pte_refuse);
+
 static int rf_pte_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
 {
 	struct rf_pte_data *pd = (struct rf_pte_data *)ri->data;
@@ -247,10 +291,14 @@ static int rf_pte_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
 	struct rf_dev *d = rf_dev_by_adev(adev);
 	u64 *p;
 
+	rf_hook_seen(RF_HOOK_GET_VM_PTE);
 	if (!d) {
 		d = rf_dev_for_adev(adev, false);
-		if (!d)
+		if (!d) {
+			rf_hook_refused(RF_HOOK_GET_VM_PTE,
+					"unknown device: layout check failed or device table full");
 			return 1;
+		}
 	}
 	atomic64_inc(&d->pte_calls);
 	if (!READ_ONCE(d->targeted))
@@ -260,11 +308,11 @@ static int rf_pte_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
 		return 1;
 	p = (u64 *)regs_get_kernel_argument(regs, rf_pte_flags_arg);
 	if (!rf_pte_ptr_ok(p)) {
-		atomic64_inc(&rf_pte_refused[RF_PTE_REFUSED_POINTER]);
+		rf_pte_refuse(RF_PTE_REFUSED_POINTER);
 		return 1;
 	}
 	if (!rdnafix_pte_is_flag_word(READ_ONCE(*p))) {
-		atomic64_inc(&rf_pte_refused[RF_PTE_REFUSED_ENTRY_VALUE]);
+		rf_pte_refuse(RF_PTE_REFUSED_ENTRY_VALUE);
 		return 1;
 	}
 	pd->flags = p;
@@ -281,12 +329,12 @@ static int rf_pte_return(struct kretprobe_instance *ri, struct pt_regs *regs)
 
 	/* the same task returns on the same stack: prove it again all the same */
 	if (!rf_pte_ptr_ok(pd->flags)) {
-		atomic64_inc(&rf_pte_refused[RF_PTE_REFUSED_POINTER]);
+		rf_pte_refuse(RF_PTE_REFUSED_POINTER);
 		return 0;
 	}
 	pte = READ_ONCE(*pd->flags);
 	if (!rdnafix_pte_is_flag_word(pte)) {
-		atomic64_inc(&rf_pte_refused[RF_PTE_REFUSED_RETURN_VALUE]);
+		rf_pte_refuse(RF_PTE_REFUSED_RETURN_VALUE);
 		return 0;
 	}
 	switch (rdnafix_pte_apply(pte, READ_ONCE(rf_mtype_sysmem), READ_ONCE(rf_mtype_vram),
@@ -306,6 +354,36 @@ static int rf_pte_return(struct kretprobe_instance *ri, struct pt_regs *regs)
 }
 
 NOKPROBE_SYMBOL(rf_pte_return);
+
+/* ------------------------------------------------------------------ */
+/* amdgpu_pci_remove(struct pci_dev *pdev): the pointer is only compared */
+/* ------------------------------------------------------------------ */
+
+static int rf_remove_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	struct rf_probe_data *pd = (struct rf_probe_data *)ri->data;
+
+	rf_hook_seen(RF_HOOK_PCI_REMOVE);
+	pd->pdev = (struct pci_dev *)regs_get_kernel_argument(regs, 0);
+	return 0;
+}
+
+NOKPROBE_SYMBOL(rf_remove_entry);
+
+/* the device is gone: rf_sysfs_work frees its slot and removes its directory */
+static int rf_remove_return(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	struct rf_probe_data *pd = (struct rf_probe_data *)ri->data;
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&rf_lock, flags);
+	rf_dev_gone_locked(pd->pdev);
+	raw_spin_unlock_irqrestore(&rf_lock, flags);
+	rf_sysfs_kick();
+	return 0;
+}
+
+NOKPROBE_SYMBOL(rf_remove_return);
 
 /* ------------------------------------------------------------------ */
 /* The hooks, one entry per amdgpu function (armed by rdnafix_arm.c)   */
@@ -345,5 +423,12 @@ const struct rf_hook_def rf_hook_defs[RF_HOOK_COUNT] = {
 		.data_size = sizeof(struct rf_pte_data),
 		.maxactive = 16,
 		.maxactive_per_cpu = 4,
+	},
+	[RF_HOOK_PCI_REMOVE] = {
+		.symbol = "amdgpu:amdgpu_pci_remove",
+		.entry = rf_remove_entry,
+		.ret = rf_remove_return,
+		.data_size = sizeof(struct rf_probe_data),
+		.maxactive = 8,
 	},
 };

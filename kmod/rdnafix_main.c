@@ -10,6 +10,10 @@
  * amdgpu is already loaded, every hook is armed at once; the devices it
  * has already initialised keep amdgpu's noretry/vm_fragment_size, so the
  * init-time hooks are reported pending until a device is probed again.
+ * If amdgpu is still initialising (past COMING), the hooks are armed when
+ * it becomes LIVE.  strict=1 holds on every path: at COMING amdgpu is
+ * refused, at LIVE every hook is disarmed, at rdnafix's load rdnafix
+ * fails.  A built-in amdgpu (CONFIG_DRM_AMDGPU=y) has nothing to hook.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -54,6 +58,15 @@ static int rf_module_notify(struct notifier_block *nb, unsigned long action, voi
 		if (atomic_read(&rf_amdgpu_state) == RF_AMDGPU_ABSENT) {
 			atomic_set(&rf_amdgpu_state, RF_AMDGPU_LIVE);
 			ret = rf_hooks_arm(mod, true);
+			if (ret && READ_ONCE(rf_strict)) {
+				/* too late to refuse amdgpu: hook nothing at all */
+				pr_err("strict=1 and a hook could not be placed (%d): every hook disarmed\n",
+				       ret);
+				rf_hooks_disarm();
+				rf_hooks_set_all(RF_HOOK_INACTIVE,
+						 "strict=1: a hook could not be placed when amdgpu became live, so none is armed");
+				break;
+			}
 			rf_devices_scan_bound();
 			if (ret)
 				pr_warn("armed at MODULE_STATE_LIVE with errors (%d)\n", ret);
@@ -96,9 +109,22 @@ static int __init rf_init(void)
 
 	/* amdgpu loaded before us: the notifier will not see it arrive */
 	mutex_lock(&rf_arm_lock);
-	if (atomic_read(&rf_amdgpu_state) == RF_AMDGPU_ABSENT) {
+	if (rf_amdgpu_builtin()) {
+		atomic_set(&rf_amdgpu_state, RF_AMDGPU_BUILTIN);
+		rf_hooks_set_all(RF_HOOK_INACTIVE, RF_BUILTIN_REASON);
+		pr_warn("%s\n", RF_BUILTIN_REASON);
+		if (READ_ONCE(rf_strict)) {
+			mutex_unlock(&rf_arm_lock);
+			ret = -EOPNOTSUPP;
+			goto err_notifier;
+		}
+	} else if (atomic_read(&rf_amdgpu_state) == RF_AMDGPU_ABSENT) {
 		amdgpu = rf_find_amdgpu(&ref);
-		if (amdgpu) {
+		if (amdgpu && amdgpu->state == MODULE_STATE_COMING) {
+			/* still initialising: the LIVE notification arms */
+			kobject_put(ref);
+			pr_info("amdgpu is initialising: hooks are armed when it is live\n");
+		} else if (amdgpu) {
 			atomic_set(&rf_amdgpu_state, RF_AMDGPU_LIVE);
 			ret = rf_hooks_arm(amdgpu, true);
 			kobject_put(ref);

@@ -7,6 +7,7 @@
 
 #include <linux/kernel.h>
 #include <linux/kobject.h>
+#include <linux/kprobes.h>
 #include <linux/moduleparam.h>
 #include <linux/slab.h>
 #include <linux/string.h>
@@ -27,6 +28,8 @@ const char *rf_amdgpu_state_name(int state)
 		return "live";
 	case RF_AMDGPU_GOING:
 		return "going";
+	case RF_AMDGPU_BUILTIN:
+		return "built-in";
 	default:
 		return "absent";
 	}
@@ -65,82 +68,6 @@ static ssize_t pte_prototype_show(struct kobject *kobj, struct kobj_attribute *a
 	return n;
 }
 
-/*
- * The paths that write GMC v10 PTEs without calling get_vm_pte: the MTYPE
- * policy cannot reach them.  One line each, "<path>: <what> (<source>)";
- * docs/kernel-module.md, "What the PTE hook does not see".
- */
-static const char *const rf_nc_gart[] = {
-	"gart: GART table entries take adev->gart.gart_pte_flags (MTYPE UC), set in ",
-	"gmc_v10_0_gart_init and written by amdgpu_gart_map ",
-	"(gmc_v10_0.c, amdgpu_gart.c, Linux 6.1-7.2)", NULL,
-};
-
-static const char *const rf_nc_fault[] = {
-	"retry-fault: page-table fills for retry faults (noretry=0) are made by ",
-	"amdgpu_vm_handle_fault with flags it builds itself ",
-	"(gmc_v10_0.c: gmc_v10_0_process_interrupt, amdgpu_vm.c, Linux 6.1-7.2)", NULL,
-};
-
-static const char *const rf_nc_svm_off[] = {
-	"svm: KFD SVM is not built in this kernel (CONFIG_HSA_AMD_SVM off)", NULL,
-};
-
-static const char *const rf_nc_svm_old[] = {
-	"svm: KFD SVM ranges take their flags from svm_range_get_pte_flags through ",
-	"amdgpu_gem_va_map_flags, not get_vm_pte ",
-	"(kfd_svm.c: svm_range_map_to_gpu, Linux 6.1-6.17)", NULL,
-};
-
-static const char *const rf_nc_svm_new[] = {
-	"svm: covered: KFD SVM ranges pass through get_vm_pte ",
-	"(kfd_svm.c: svm_range_map_to_gpu, Linux 6.18+)", NULL,
-};
-
-static const char *const rf_nc_svm_unknown[] = {
-	"svm: not known until amdgpu is loaded (covered from Linux 6.18, not before)", NULL,
-};
-
-static const char *const rf_nc_existing[] = {
-	"existing: PTEs written before the hook was armed or before a parameter change ",
-	"keep their MTYPE until amdgpu writes them again", NULL,
-};
-
-static ssize_t not_covered_show(struct kobject *kobj, struct kobj_attribute *attr, char *buf)
-{
-	const char *const *lines[] = { rf_nc_gart, rf_nc_fault, rf_nc_svm_unknown, rf_nc_existing };
-	const char *const *piece;
-	unsigned int i;
-	ssize_t n = 0;
-
-	mutex_lock(&rf_arm_lock);
-	if (!IS_ENABLED(CONFIG_HSA_AMD_SVM))
-		lines[2] = rf_nc_svm_off;
-	else if (rf_pte_proto_text[0] && !strstarts(rf_pte_proto_text, "refused"))
-		lines[2] = rf_pte_flags_arg == 4 ? rf_nc_svm_new : rf_nc_svm_old;
-	mutex_unlock(&rf_arm_lock);
-	for (i = 0; i < ARRAY_SIZE(lines); i++) {
-		for (piece = lines[i]; *piece; piece++)
-			n += sysfs_emit_at(buf, n, "%s", *piece);
-		n += sysfs_emit_at(buf, n, "\n");
-	}
-	return n;
-}
-
-/* calls each hook missed (no free kretprobe instance), "<hook> <count>" per line */
-static ssize_t nmissed_show(struct kobject *kobj, struct kobj_attribute *attr, char *buf)
-{
-	unsigned int i;
-	ssize_t n = 0;
-
-	mutex_lock(&rf_arm_lock);
-	for (i = 0; i < RF_HOOK_COUNT; i++)
-		n += sysfs_emit_at(buf, n, "%s %lu\n", rf_hooks[i].name,
-				   (unsigned long)READ_ONCE(rf_hooks[i].krp.nmissed));
-	mutex_unlock(&rf_arm_lock);
-	return n;
-}
-
 #define RF_REFUSED_SHOW(_name, _id)						\
 static ssize_t _name##_show(struct kobject *kobj, struct kobj_attribute *attr, char *buf) \
 {										\
@@ -171,19 +98,34 @@ struct rf_hook_attr {
 	unsigned int id;		/* enum rf_hook_id */
 };
 
+/* "active", or "refusing: ..." when it saw calls and refused every one */
+static ssize_t rf_hook_active_show(unsigned int id, char *buf)
+{
+	const struct rf_hook_count *c = &rf_hook_counts[id];
+	s64 seen = atomic64_read(&c->seen);
+	s64 refused = atomic64_read(&c->refused);
+	const char *why = READ_ONCE(c->last_refusal);
+
+	if (seen > 0 && refused >= seen)
+		return sysfs_emit(buf, "refusing: %lld call(s) seen, all refused (%s)\n",
+				  (long long)seen, why ? why : "unknown");
+	return sysfs_emit(buf, "active\n");
+}
+
 static ssize_t rf_hook_show(struct kobject *kobj, struct kobj_attribute *attr, char *buf)
 {
-	struct rf_hook *h = &rf_hooks[container_of(attr, struct rf_hook_attr, attr)->id];
+	unsigned int id = container_of(attr, struct rf_hook_attr, attr)->id;
+	struct rf_hook *h = &rf_hooks[id];
 	ssize_t n;
 
 	mutex_lock(&rf_arm_lock);
 	switch (h->status) {
 	case RF_HOOK_ACTIVE:
-		n = sysfs_emit(buf, "active\n");
+		n = rf_hook_active_show(id, buf);
 		break;
 	case RF_HOOK_LATE:
 		if (atomic_read(&rf_probe_seen))
-			n = sysfs_emit(buf, "active\n");
+			n = rf_hook_active_show(id, buf);
 		else
 			n = sysfs_emit(buf, "pending: %s\n", h->reason);
 		break;
@@ -219,7 +161,7 @@ static struct rf_dev *rf_dev_of(struct kobject *kobj)
 	unsigned int i;
 
 	for (i = 0; i < RF_MAX_DEVS; i++)
-		if (rf_devs[i].kobj == kobj)
+		if (READ_ONCE(rf_devs[i].kobj) == kobj)
 			return &rf_devs[i];
 	return NULL;
 }
@@ -346,14 +288,31 @@ static const struct attribute_group rf_dev_group = {
 };
 
 /*
- * Device directories are made here, in process context: the hooks that
- * discover devices run in probe handlers and cannot sleep.
+ * Device directories are made and removed here, in process context: the
+ * hooks that discover devices (and their removal) run in probe handlers
+ * and cannot sleep.  Removals first: a device removed and probed again at
+ * the same address gets a new slot whose directory has the same name.
  */
 static void rf_sysfs_work_fn(struct work_struct *work)
 {
 	unsigned long flags;
 	unsigned int i;
 
+	for (i = 0; i < RF_MAX_DEVS; i++) {
+		struct rf_dev *d = &rf_devs[i];
+		struct kobject *kobj;
+		bool gone;
+
+		raw_spin_lock_irqsave(&rf_lock, flags);
+		gone = d->state == RF_DEV_GONE;
+		raw_spin_unlock_irqrestore(&rf_lock, flags);
+		if (!gone)
+			continue;
+		kobj = d->kobj;
+		WRITE_ONCE(d->kobj, NULL);
+		kobject_put(kobj);	/* waits for its files' readers */
+		rf_dev_free_gone(d);
+	}
 	for (i = 0; i < RF_MAX_DEVS; i++) {
 		struct rf_dev *d = &rf_devs[i];
 		char name[RF_BDF_LEN];
@@ -373,21 +332,24 @@ static void rf_sysfs_work_fn(struct work_struct *work)
 			pr_err("cannot create sysfs directory devices/%s\n", name);
 			continue;
 		}
-		d->kobj = kobj;
 		if (sysfs_create_group(kobj, &rf_dev_group)) {
 			pr_err("cannot create sysfs files in devices/%s\n", name);
-			d->kobj = NULL;
 			kobject_put(kobj);
+			continue;
 		}
+		WRITE_ONCE(d->kobj, kobj);
 	}
 }
 
 static DECLARE_WORK(rf_sysfs_work, rf_sysfs_work_fn);
 
+/* called from probe handlers: schedule_work() only queues */
 void rf_sysfs_kick(void)
 {
 	schedule_work(&rf_sysfs_work);
 }
+
+NOKPROBE_SYMBOL(rf_sysfs_kick);
 
 int rf_sysfs_init(void)
 {

@@ -110,7 +110,8 @@ expect_for() {
 		mock) echo mock_hooks_without_amdgpu mock_hooks_rdnafix_first mock_probe_policy \
 			mock_sysfs_devices mock_pte_mtype mock_pte_runtime_change mock_dry_run \
 			mock_pte_respect_uc mock_pte_refuse_value mock_pte_prototype_variant \
-			mock_not_covered mock_parallel_probe mock_domain_nmissed dmesg_clean_mock ;;
+			mock_not_covered mock_parallel_probe mock_domain_nmissed mock_missing_calls_evidence \
+			mock_remove_frees_slot mock_strict_live mock_restore dmesg_clean_mock ;;
 		rdnactl) echo rdnactl_status_json ;;
 		cycles) echo cycles_mock_20 dmesg_clean_cycles ;;
 		real) echo real_hooks_without_amdgpu real_rdnafix_first real_unload_rdnafix_first \

@@ -80,6 +80,11 @@ expect_prefix 08:reason "$(dev 0000:08:00.0 reason)" "not targeted: excluded by 
 expect_eq 07:targeted "$(dev 0000:07:00.0 targeted)" 0
 expect_prefix 07:reason "$(dev 0000:07:00.0 reason)" "refused: layout check failed"
 expect_eq 07:noretry_app "$(dev 0000:07:00.0 noretry_applied)" -1
+# calls: six probes since amdgpu was armed; the bad-layout one refused by the init-time hooks
+expect_eq calls:pci_probe "$(grep '^pci_probe ' $RF/calls)" "pci_probe seen=6 refused=0"
+expect_eq calls:noretry_set "$(grep '^noretry_set ' $RF/calls)" "noretry_set seen=6 refused=1"
+expect_eq calls:vm_adjust_size "$(grep '^vm_adjust_size ' $RF/calls)" "vm_adjust_size seen=6 refused=1"
+expect_eq hooks/noretry_set-some-refused "$(rd $RF/hooks/noretry_set)" active
 report mock_sysfs_devices "6 devices: targeted, excluded (gfx, address), rdna3, refused"
 
 # --- MTYPE rewrite (mtype_sysmem=uc, mtype_vram=keep)
@@ -176,6 +181,12 @@ if [ -f /mod/mock-variant/amdgpu.ko ] && rmmod amdgpu &&
 	expect_eq variant:refused_pointer "$(rd $RF/pte_refused_pointer)" $((p0 + 2))
 	expect_eq variant:0a:pte_calls "$(dev 0000:0a:00.0 pte_calls)" 2
 	expect_eq variant:0a:pte_rewrites "$(dev 0000:0a:00.0 pte_rewrites)" 0
+	# a hook that saw calls and refused them all says so (issue 22 item 3)
+	expect_eq variant:hooks/get_vm_pte "$(rd $RF/hooks/get_vm_pte)" \
+		"refusing: 2 call(s) seen, all refused (flags pointer not on the caller's stack)"
+	expect_eq variant:calls "$(grep '^get_vm_pte ' $RF/calls)" "get_vm_pte seen=2 refused=2"
+	expect_prefix variant:hooks/pci_remove "$(rd $RF/hooks/pci_remove)" \
+		"inactive: register_kretprobe(amdgpu:amdgpu_pci_remove) failed"
 	rmmod amdgpu || FAILS="$FAILS rmmod-variant"
 	# back to the normal mock for the suites that follow
 	insmod $MOCK noretry=0 || FAILS="$FAILS insmod-mock-again"
@@ -183,7 +194,7 @@ if [ -f /mod/mock-variant/amdgpu.ko ] && rmmod amdgpu &&
 else
 	FAILS="$FAILS no-variant-or-swap-failed"
 fi
-report mock_pte_prototype_variant "get_vm_pte with another prototype: refused at the pointer check, PTE flags unchanged"
+report mock_pte_prototype_variant "get_vm_pte with another prototype: refused at the pointer check, hook 'refusing', PTE flags unchanged"
 
 # --- the PTE paths the hook does not see (issue 10 item 3)
 nc=$RF/not_covered
@@ -223,7 +234,73 @@ wait_for "$D/10000:0c:00.0/targeted"
 expect_eq dom:10000:targeted "$(dev 10000:0c:00.0 targeted)" 1
 expect_eq dom:no-truncated "$(ls -d $D/0000:0c:00.0 2>/dev/null)" ""
 # per-hook missed calls, readable while running
-expect_eq nmissed "$(grep -c '^[a-z_]* [0-9][0-9]*$' $RF/nmissed)" 4
+expect_eq nmissed "$(grep -c '^[a-z_]* [0-9][0-9]*$' $RF/nmissed)" 5
 expect_eq nmissed:get_vm_pte "$(sed -n 's/^get_vm_pte //p' $RF/nmissed)" 0
 report mock_domain_nmissed "domain 10000 kept whole; nmissed lists every hook"
+
+# --- missing (instance and recursion misses), calls, evidence (issue 22 items 2-4)
+expect_eq missing:lines "$(grep -c '^[a-z_]* instance=[0-9][0-9]* recursion=[0-9][0-9]*$' $RF/missing)" 5
+expect_eq missing:get_vm_pte "$(grep '^get_vm_pte ' $RF/missing)" "get_vm_pte instance=0 recursion=0"
+expect_eq calls:lines "$(grep -c '^[a-z_]* seen=[0-9][0-9]* refused=[0-9][0-9]*$' $RF/calls)" 5
+expect_eq calls:pte-accepted "$(grep '^get_vm_pte ' $RF/calls | grep -c 'refused=0$')" 1
+expect_eq evidence:keys "$(cut -d: -f1 $RF/evidence | tr '\n' ' ')" "amdgpu_origin amdgpu_path prototypes pte_audit "
+case "$(grep '^pte_audit: ' $RF/evidence)" in
+"pte_audit: -1"* | "pte_audit: 0"* | "pte_audit: 1"*) ;;
+*) FAILS="$FAILS evidence:pte_audit=[$(grep pte_audit $RF/evidence)]" ;;
+esac
+# built by the conftest against Debian's in-tree amdgpu: its audit proved the callers
+if [ "$(grep '^amdgpu_origin: ' $RF/evidence)" = "amdgpu_origin: in-tree" ]; then
+	expect_prefix evidence:audit "$(grep '^pte_audit: ' $RF/evidence)" "pte_audit: 1 "
+	expect_prefix evidence:prototypes "$(grep '^prototypes: ' $RF/evidence)" "prototypes: ok"
+fi
+report mock_missing_calls_evidence "$(tr '\n' '|' <$RF/evidence | cut -c1-100)"
+
+# --- amdgpu_pci_remove frees the slot and removes the directory (issue 22 item 6):
+# 11 addresses are in use; 8 more probe/remove cycles fit in 16 slots only if freed
+rm0=$(sed -n 's/^pci_remove seen=\([0-9]*\) .*/\1/p' $RF/calls)
+for b in 20 21 22 23 24 25 26 27; do
+	probe_expect 7 1002 73df 0000:$b:00.0 "1 1 6 6"
+	wait_for "$D/0000:$b:00.0/targeted" || FAILS="$FAILS remove:$b-no-dir"
+	[ $b = 20 ] && pte_expect 7 $SYS nc $UC && expect_eq remove:20:pte_calls "$(dev 0000:20:00.0 pte_calls)" 1
+	mock remove 7 >/dev/null
+	_i=0
+	while [ -e "$D/0000:$b:00.0" ] && [ $_i -lt 100 ]; do sleep 0.1; _i=$((_i + 1)); done
+	[ -e "$D/0000:$b:00.0" ] && FAILS="$FAILS remove:$b-dir-left"
+done
+expect_eq remove:seen "$(sed -n 's/^pci_remove seen=\([0-9]*\) .*/\1/p' $RF/calls)" $((rm0 + 8))
+probe_expect 7 1002 73df 0000:20:00.0 "1 1 6 6"		# the same address again: a fresh slot
+wait_for "$D/0000:20:00.0/pte_calls"
+expect_eq remove:20:pte_calls-fresh "$(dev 0000:20:00.0 pte_calls)" 0
+expect_eq remove:hooks/pci_remove "$(rd $RF/hooks/pci_remove)" active
+report mock_remove_frees_slot "8 probe/remove cycles beyond 11 used slots; each directory removed"
+
+# --- amdgpu still initialising when rdnafix loads: armed at LIVE, strict=1 enforced there
+init_then() {	# MOCK-KO RDNAFIX-ARGS...: rdnafix loaded while the mock's init sleeps
+	_ko=$1
+	shift
+	unload_all >/dev/null
+	insmod "$_ko" init_ms=2500 &
+	_i=0
+	while [ "$(rd /sys/module/amdgpu/initstate)" != coming ] && [ $_i -lt 50 ]; do sleep 0.1; _i=$((_i + 1)); done
+	expect_eq initstate-coming "$(rd /sys/module/amdgpu/initstate)" coming
+	insmod /mod/rdnafix.ko "$@" || FAILS="$FAILS insmod-rdnafix-$*"
+	wait
+	expect_eq amdgpu-live "$(rd $RF/amdgpu)" live
+}
+init_then $MOCK noretry=1
+expect_hooks live-arm active pending pending active
+expect_eq live-arm:pci_remove "$(rd $RF/hooks/pci_remove)" active
+init_then /mod/mock-variant/amdgpu.ko strict=1 noretry=0
+expect_hooks strict-live "inactive: strict=1" "inactive: strict=1" "inactive: strict=1" "inactive: strict=1"
+expect_prefix strict-live:pci_remove "$(rd $RF/hooks/pci_remove)" "inactive: strict=1"
+a=$(mock probe 0 1002 73df 0000:04:00.0)	# rdnafix would swap in noretry=0
+expect_eq strict-live:noretry-untouched "$(field noretry_param "$a") $(field noretry "$a")" "-1 1"
+report mock_strict_live "armed at LIVE; strict=1 with a hook that cannot be placed disarmed all: $(hooks_summary | cut -c1-60)"
+
+# back to the state the rdnactl suite reads
+unload_all >/dev/null
+insmod /mod/rdnafix.ko noretry=1 vm_fragment_size=6 mtype_sysmem=uc exclude=gfx1032,0000:08:00.0 &&
+	insmod $MOCK noretry=0 && probe_expect 0 1002 731f 0000:03:00.0 "1 1 6 6" &&
+	probe_expect 1 1002 744c 0000:05:00.0 "0 0 -1 9" && wait_for "$D/0000:05:00.0/reason"
+report mock_restore "rdnafix and the mock loaded again with two devices"
 dmesg_check mock

@@ -20,7 +20,7 @@
  *         bit); answers "amdgpu=0xHEX final=0xHEX" (before/after hooks)
  *     bench SLOT COUNT
  *         COUNT get_vm_pte() calls, answers "calls=N ns=TOTAL"
- *     remove SLOT
+ *     remove SLOT    amdgpu_pci_remove() of the device (an unbind), then frees it
  *     probe2 SLOT VENDOR DEVICE BDF SLOT2 VENDOR2 DEVICE2 BDF2
  *         two fake probes in two kthreads whose amdgpu_gmc_noretry_set calls
  *         overlap (the first waits inside until the second is inside too);
@@ -28,7 +28,8 @@
  *
  * Built with -DMOCK_PTE_VALUE_VARIANT=1 (build-mock.sh: variant/amdgpu.ko)
  * get_vm_pte takes a u64 flags VALUE where the kernel's takes the pointer
- * (which comes one argument later): rdnafix must refuse every call.
+ * (which comes one argument later): rdnafix must refuse every call; it lacks
+ * amdgpu_pci_remove (a hook that cannot be placed).  init_ms=N: init sleeps N ms.
  */
 #include <linux/module.h>
 #include <linux/moduleparam.h>
@@ -75,6 +76,8 @@ MODULE_PARM_DESC(noretry, "mock of amdgpu.noretry (-1 = auto)");
 static int amdgpu_vm_fragment_size = -1;
 module_param_named(vm_fragment_size, amdgpu_vm_fragment_size, int, 0444);
 MODULE_PARM_DESC(vm_fragment_size, "mock of amdgpu.vm_fragment_size (-1 = auto)");
+static unsigned int mock_init_ms;
+module_param_named(init_ms, mock_init_ms, uint, 0444);
 
 /* The only layout rdnafix may rely on: dev, pdev first. */
 struct amdgpu_device {
@@ -156,18 +159,12 @@ MOCK_HOOK void amdgpu_vm_adjust_size(struct amdgpu_device *adev, uint32_t min_vm
 	adev->fragment_size = p == -1 ? fragment_size_default : p;
 }
 
+/* UAPI AMDGPU_VM_MTYPE_ DEFAULT, NC, WC, CC, UC -> hardware NC, NC, WC, CC, UC; else NC */
 static u64 mock_hw_mtype(u32 uapi)
 {
-	switch ((uapi & MOCK_VM_MTYPE_MASK) >> MOCK_VM_MTYPE_SHIFT) {
-	case 2:
-		return 1;	/* WC */
-	case 3:
-		return 2;	/* CC */
-	case 4:
-		return 3;	/* UC */
-	default:
-		return 0;	/* DEFAULT, NC, anything else: NC */
-	}
+	static const u8 hw[16] = { 0, 0, 1, 2, 3 };
+
+	return hw[(uapi & MOCK_VM_MTYPE_MASK) >> MOCK_VM_MTYPE_SHIFT];
 }
 
 #if MOCK_PTE_V2
@@ -180,14 +177,10 @@ static MOCK_HOOK void gmc_v10_0_get_vm_pte(struct amdgpu_device *adev, struct am
 	f = (f & ~MOCK_MTYPE_MASK) | (mock_hw_mtype(vm_flags) << MOCK_MTYPE_SHIFT);
 	WRITE_ONCE(*flags, f);
 	WRITE_ONCE(mock_pte_amdgpu, f);
-	(void)adev;
-	(void)vm;
-	(void)bo;
 }
 #else
 static MOCK_HOOK uint64_t gmc_v10_0_map_mtype(struct amdgpu_device *adev, uint32_t flags)
 {
-	(void)adev;
 	return mock_hw_mtype(flags) << MOCK_MTYPE_SHIFT;
 }
 
@@ -200,7 +193,6 @@ static MOCK_HOOK void gmc_v10_0_get_vm_pte(struct amdgpu_device *adev,
 	f = (f & ~MOCK_MTYPE_MASK) | (mapping->flags & MOCK_MTYPE_MASK);
 	WRITE_ONCE(*flags, f);
 	WRITE_ONCE(mock_pte_amdgpu, f);
-	(void)adev;
 }
 #endif
 
@@ -209,11 +201,16 @@ static MOCK_HOOK int amdgpu_pci_probe(struct pci_dev *pdev, const struct pci_dev
 {
 	struct mock_dev *m = container_of(pdev, struct mock_dev, pdev);
 
-	(void)ent;
 	amdgpu_gmc_noretry_set(&m->adev);
 	amdgpu_vm_adjust_size(&m->adev, 256 * 1024, 9, 3, 48);
 	return 0;
 }
+
+#if !MOCK_PTE_VALUE_VARIANT
+static MOCK_HOOK void amdgpu_pci_remove(struct pci_dev *pdev)
+{
+}
+#endif
 
 static void mock_release(struct device *dev)
 {
@@ -233,7 +230,6 @@ static struct mock_dev *mock_new_dev(unsigned int slot, unsigned int vendor, uns
 	unsigned int dom, bus, dv, fn;
 	struct mock_dev *m;
 	int ret;
-
 
 	if (sscanf(bdf, "%x:%x:%x.%x", &dom, &bus, &dv, &fn) != 4 || bus > 0xff ||
 	    dv > 0x1f || fn > 7)
@@ -451,6 +447,10 @@ static ssize_t mock_ctl_write(struct file *file, const char __user *ubuf, size_t
 	} else if (sscanf(buf, "bench %u %u", &slot, &x) == 2 && slot < MOCK_SLOTS) {
 		ret = mock_cmd_bench(slot, x);
 	} else if (sscanf(buf, "remove %u", &slot) == 1 && slot < MOCK_SLOTS) {
+#if !MOCK_PTE_VALUE_VARIANT
+		if (slots[slot])
+			amdgpu_pci_remove(&slots[slot]->pdev);
+#endif
 		mock_remove(slot);
 		ret = 0;
 	}
@@ -481,6 +481,7 @@ static int __init mock_init(void)
 	debugfs_create_file("ctl", 0600, mock_dir, NULL, &mock_ctl_fops);
 	pr_info("mock amdgpu (TEST ONLY) loaded, pte api v%d%s\n", MOCK_PTE_V2 ? 2 : 1,
 		MOCK_PTE_VALUE_VARIANT ? ", variant: flags passed by value" : "");
+	msleep(mock_init_ms);
 	return 0;
 }
 
