@@ -246,11 +246,9 @@ int rf_pte_proto_decide(char *why, size_t len)
 			arg + 1);
 	} else if ((arg == 2) != (map == 1)) {
 		scnprintf(why, len,
-			  "the loaded amdgpu %s gmc_v10_0_map_mtype, unlike the one rdnafix was built against (%s); rebuild rdnafix for the amdgpu modprobe loads: dkms unbuild rdnafix/%s -k %s, then dkms install rdnafix/%s -k %s",
-			  map ? "has" : "lacks",
-			  RDNAFIX_AMDGPU_PATH[0] ? RDNAFIX_AMDGPU_PATH : "the in-tree amdgpu",
-			  RDNAFIX_VERSION, init_utsname()->release, RDNAFIX_VERSION,
-			  init_utsname()->release);
+			  "the loaded amdgpu %s gmc_v10_0_map_mtype, unlike the one rdnafix was built against (evidence: amdgpu_path); rebuild: dkms unbuild rdnafix/%s -k %s; dkms install rdnafix/%s -k %s",
+			  map ? "has" : "lacks", RDNAFIX_VERSION, init_utsname()->release,
+			  RDNAFIX_VERSION, init_utsname()->release);
 		goto refuse;
 	}
 	return arg;
