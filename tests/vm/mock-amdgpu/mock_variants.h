@@ -124,6 +124,7 @@ static MOCK_HOOK uint64_t gmc_v10_0_map_mtype(struct amdgpu_device *adev, uint32
 	(void)adev;
 	return mock_hw_mtype(flags) << MOCK_MTYPE_SHIFT;
 }
+
 #define MOCK_MTYPE_BITS(adev, uapi)	gmc_v10_0_map_mtype(adev, uapi)
 #else
 #define MOCK_MTYPE_BITS(adev, uapi)	(mock_hw_mtype(uapi) << MOCK_MTYPE_SHIFT)
