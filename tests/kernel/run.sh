@@ -111,8 +111,8 @@ expect_for() {
 			real_amdgpu_reload_rearms real_unload_all dmesg_clean_real ;;
 		matrix) echo matrix_untested_audit1_arms matrix_pte_5args_map_mtype \
 			matrix_pte_3args_no_map_mtype matrix_untested_audit0 matrix_untested_audit_unknown \
-			matrix_proto_mismatch matrix_flags_heap matrix_flags_uapi matrix_noretry_not_adev \
-			matrix_unload dmesg_clean_matrix ;;
+			matrix_proto_mismatch matrix_untested_proto_unknown matrix_flags_heap \
+			matrix_flags_uapi matrix_noretry_not_adev matrix_unload dmesg_clean_matrix ;;
 		lockdown) echo lockdown_state lockdown_rdnafix_refused lockdown_amdgpu_loads \
 			lockdown_rdnactl_status dmesg_clean_lockdown ;;
 		realcall) echo realcall_setup realcall_prototype realcall_noretry_amdgpu \

@@ -165,6 +165,20 @@ if mx_load "$MX/$c/rdnafix.ko" $MOCK; then
 fi
 report matrix_proto_mismatch "noretry_set=[$(short "$(hook noretry_set)" 50)] probe $P pte $A->$F"
 
+# --- untested series without BTF evidence (-1) for noretry_set and
+# vm_adjust_size: those two refused ("prototype not proven"), the proven two armed
+c=untested-proto-unknown
+if mx_load "$MX/$c/rdnafix.ko" $MOCK; then
+	mx_probe
+	expect_eq $c:probe "$P" "$AMDGPU_OWN"
+	expect_hooks $c active "inactive: " "inactive: " active
+	expect_eq $c:amdgpu.noretry "$(rd /sys/module/amdgpu/parameters/noretry)" 0
+	mx_pte $SYS nc
+	expect_eq $c:final "$F" $UC	# the proven PTE hook works
+	expect_evidence $c
+fi
+report matrix_untested_proto_unknown "vm_adjust_size=[$(short "$(hook vm_adjust_size)" 50)] probe $P pte $A->$F"
+
 # --- the flags pointer leads to the heap (tested series, the module as built)
 if mx_load /mod/rdnafix.ko $MOCK mock_pte_flags=heap; then
 	mx_probe
