@@ -152,7 +152,6 @@ static MOCK_HOOK int amdgpu_pci_probe(struct pci_dev *pdev, const struct pci_dev
 {
 	struct mock_dev *m = container_of(pdev, struct mock_dev, pdev);
 
-	(void)ent;
 	mock_noretry_set(&m->adev);
 	amdgpu_vm_adjust_size(&m->adev, 256 * 1024, 9, 3, 48);
 	return 0;

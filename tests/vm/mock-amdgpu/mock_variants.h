@@ -104,24 +104,17 @@ static void mock_noretry_set(struct amdgpu_device *adev)
 	adev->gmc_noretry = gmc.gmc_noretry;
 }
 
+/* UAPI AMDGPU_VM_MTYPE_ DEFAULT, NC, WC, CC, UC -> hardware NC, NC, WC, CC, UC; else NC */
 static u64 mock_hw_mtype(u32 uapi)
 {
-	switch ((uapi & MOCK_VM_MTYPE_MASK) >> MOCK_VM_MTYPE_SHIFT) {
-	case 2:
-		return 1;	/* WC */
-	case 3:
-		return 2;	/* CC */
-	case 4:
-		return 3;	/* UC */
-	default:
-		return 0;	/* DEFAULT, NC, anything else: NC */
-	}
+	static const u8 hw[16] = { 0, 0, 1, 2, 3 };
+
+	return hw[(uapi & MOCK_VM_MTYPE_MASK) >> MOCK_VM_MTYPE_SHIFT];
 }
 
 #if MOCK_MAP_MTYPE
 static MOCK_HOOK uint64_t gmc_v10_0_map_mtype(struct amdgpu_device *adev, uint32_t flags)
 {
-	(void)adev;
 	return mock_hw_mtype(flags) << MOCK_MTYPE_SHIFT;
 }
 
@@ -140,8 +133,6 @@ static MOCK_HOOK void gmc_v10_0_get_vm_pte(struct amdgpu_device *adev, struct am
 	f = (f & ~MOCK_MTYPE_MASK) | MOCK_MTYPE_BITS(adev, vm_flags);
 	WRITE_ONCE(*flags, f);
 	WRITE_ONCE(mock_pte_amdgpu, f);
-	(void)vm;
-	(void)bo;
 }
 #else
 static MOCK_HOOK void gmc_v10_0_get_vm_pte(struct amdgpu_device *adev,
@@ -153,7 +144,6 @@ static MOCK_HOOK void gmc_v10_0_get_vm_pte(struct amdgpu_device *adev,
 	f = (f & ~MOCK_MTYPE_MASK) | (mapping->flags & MOCK_MTYPE_MASK);
 	WRITE_ONCE(*flags, f);
 	WRITE_ONCE(mock_pte_amdgpu, f);
-	(void)adev;
 }
 #endif
 
