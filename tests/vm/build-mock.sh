@@ -5,7 +5,7 @@
 #
 # Result: OUTDIR/amdgpu.ko, and OUTDIR/variant/amdgpu.ko whose get_vm_pte
 # takes the flags by value where the kernel's takes a pointer.  With CFLAGS
-# (e.g. "-DMOCK_PTE_V2=1 -DMOCK_MAP_MTYPE=1", tests/vm/mock-amdgpu/
+# (e.g. "-DMOCK_FORCE_PTE_V2=1 -DMOCK_MAP_MTYPE=1", tests/vm/mock-amdgpu/
 # mock_variants.h) only OUTDIR/amdgpu.ko, built with them.  Host headers (/lib/modules/KVER/build, as used
 # by kmod/scripts/build-all.sh) for bookworm kernels; for kernels whose
 # headers live in the sid chroot made by kmod/scripts/sid-chroot.sh (7.2,

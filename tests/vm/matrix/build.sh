@@ -50,6 +50,6 @@ for h in "$here"/*.h; do
 	fi
 	n=$((n + 1))
 done
-"$top/tests/vm/build-mock.sh" "$out/mock-5map" "$kver" "-DMOCK_PTE_V2=1 -DMOCK_MAP_MTYPE=1"
-"$top/tests/vm/build-mock.sh" "$out/mock-3nomap" "$kver" "-DMOCK_PTE_V2=0 -DMOCK_MAP_MTYPE=0"
+"$top/tests/vm/build-mock.sh" "$out/mock-5map" "$kver" "-DMOCK_FORCE_PTE_V2=1 -DMOCK_MAP_MTYPE=1"
+"$top/tests/vm/build-mock.sh" "$out/mock-3nomap" "$kver" "-DMOCK_FORCE_PTE_V2=0 -DMOCK_MAP_MTYPE=0"
 echo "matrix-build: $n rdnafix builds and 2 mock variants for $kver in $out" >&2

@@ -46,8 +46,23 @@
 #include <linux/completion.h>
 #include <linux/delay.h>
 #include <linux/version.h>
-#include <linux/sizes.h>
-#include <linux/string.h>
+
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 18, 0)
+#define MOCK_PTE_V2 1		/* get_vm_pte(adev, vm, bo, vm_flags, flags) */
+#else
+#define MOCK_PTE_V2 0		/* get_vm_pte(adev, mapping, flags) + map_mtype */
+#endif
+
+#ifndef MOCK_PTE_VALUE_VARIANT
+#define MOCK_PTE_VALUE_VARIANT 0
+#endif
+#if MOCK_PTE_VALUE_VARIANT
+#define MOCK_VALUE_ARG(v)	v,
+#define MOCK_VALUE_PARAM	u64 flags_value,
+#else
+#define MOCK_VALUE_ARG(v)
+#define MOCK_VALUE_PARAM
+#endif
 
 
 #define MOCK_SLOTS		8

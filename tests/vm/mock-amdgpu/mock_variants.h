@@ -6,13 +6,14 @@
  * mock_amdgpu.c's translation unit (included once, after the structs).
  *
  * Build-time shapes (make MOCK_CFLAGS=...; build-mock.sh, tests/vm/matrix):
- *   -DMOCK_PTE_V2=0|1      get_vm_pte(adev, mapping, flags) (Linux < 6.18) or
- *                          get_vm_pte(adev, vm, bo, vm_flags, flags) (6.18+,
- *                          commit 6716a823d18d); default from the kernel
- *   -DMOCK_MAP_MTYPE=0|1   gmc_v10_0_map_mtype present; default: exactly in
- *                          the 3-argument era, as in amdgpu
+ *   -DMOCK_FORCE_PTE_V2=0|1  get_vm_pte(adev, mapping, flags) (Linux < 6.18)
+ *                            or get_vm_pte(adev, vm, bo, vm_flags, flags)
+ *                            (6.18+, commit 6716a823d18d); default from the
+ *                            kernel version (MOCK_PTE_V2, mock_amdgpu.c)
+ *   -DMOCK_MAP_MTYPE=0|1     gmc_v10_0_map_mtype present; default: exactly
+ *                            in the 3-argument era, as in amdgpu
  *   -DMOCK_PTE_VALUE_VARIANT=1  a u64 flags VALUE where the kernel's
- *                          get_vm_pte takes the pointer (mock.sh)
+ *                            get_vm_pte takes the pointer (mock.sh)
  * Load-time choices (module parameters, read-only):
  *   mock_pte_flags=stack   the flags word is a local of the caller (amdgpu's
  *                          amdgpu_vm_bo_update / svm_range_map_to_gpu)
@@ -31,26 +32,16 @@
 #ifndef MOCK_VARIANTS_H
 #define MOCK_VARIANTS_H
 
-#ifndef MOCK_PTE_V2
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 18, 0)
-#define MOCK_PTE_V2 1		/* get_vm_pte(adev, vm, bo, vm_flags, flags) */
-#else
-#define MOCK_PTE_V2 0		/* get_vm_pte(adev, mapping, flags) + map_mtype */
-#endif
+#include <linux/sizes.h>
+#include <linux/string.h>
+
+/* mock_amdgpu.c picks MOCK_PTE_V2 from the kernel version; the matrix forces it */
+#ifdef MOCK_FORCE_PTE_V2
+#undef MOCK_PTE_V2
+#define MOCK_PTE_V2 MOCK_FORCE_PTE_V2
 #endif
 #ifndef MOCK_MAP_MTYPE
 #define MOCK_MAP_MTYPE (!MOCK_PTE_V2)
-#endif
-
-#ifndef MOCK_PTE_VALUE_VARIANT
-#define MOCK_PTE_VALUE_VARIANT 0
-#endif
-#if MOCK_PTE_VALUE_VARIANT
-#define MOCK_VALUE_ARG(v)	v,
-#define MOCK_VALUE_PARAM	u64 flags_value,
-#else
-#define MOCK_VALUE_ARG(v)
-#define MOCK_VALUE_PARAM
 #endif
 
 /* AMDGPU_GEM_CREATE_CPU_ACCESS_REQUIRED | _NO_CPU_ACCESS | _CPU_GTT_USWC | _COHERENT */
