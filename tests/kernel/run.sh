@@ -232,6 +232,7 @@ for s in "${SERIES[@]}"; do
 	fi
 	pass "[$s] build_mock W=1 $kver ($(elapsed "$t"))"
 	args=(--rdnafix "$ko" --mock "$WORK/mock/$kver/amdgpu.ko")
+	suites=$SUITES
 	if [[ ,$SUITES, == *,realcall,* ]]; then
 		t=$(date +%s)
 		if "$vm/real-amdgpu/build.sh" "$WORK/realcall/$kver" "$kroot" "$kver" >"$WORK/realcall-$s.log" 2>&1; then
@@ -242,8 +243,7 @@ for s in "${SERIES[@]}"; do
 			fail "[$s] build_realcall: see $WORK/realcall-$s.log"
 		fi
 	fi
-	suites=$SUITES
-	[[ $s == "$MATRIX" && ,$SUITES, != *,matrix,* ]] && suites=$SUITES,matrix
+	[[ $s == "$MATRIX" && ,$suites, != *,matrix,* ]] && suites=$suites,matrix
 	if [[ ,$suites, == *,matrix,* ]]; then
 		t=$(date +%s)
 		if "$top/tests/vm/matrix/build.sh" "$WORK/matrix/$kver" "$kver" "$kmodsrc" \
