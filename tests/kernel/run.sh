@@ -12,6 +12,9 @@
 #   realcall (5) the REAL amdgpu_gmc_noretry_set / amdgpu_vm_adjust_size /
 #           gmc_v10_0_get_vm_pte called on fake devices built from the BTF
 #           offsets (tests/vm/real-amdgpu), with and without rdnafix
+#   matrix  (7) the refusal matrix (tests/vm/guest/matrix.sh): rdnafix built with
+#           crafted conftest headers (tests/vm/matrix) against mock amdgpu variants;
+#           joins the boot of one series (RDNAFIX_VM_MATRIX)
 # and, for one series, a second short boot with lockdown=integrity:
 #   lockdown (5) unsigned rdnafix.ko refused cleanly, Debian-signed amdgpu
 #           loads, `rdnactl status --json` reports the lockdown state
@@ -35,6 +38,10 @@
 #                       (suite "lockdown"; default 6.12 with the default suites,
 #                       none when RDNAFIX_VM_SUITES is set; "none" skips it)
 #   RDNAFIX_VM_SELFTEST 0: skip the boot-retry self-test (tests/vm/test-boot-retry.sh)
+#   RDNAFIX_VM_MATRIX   series whose boot also runs the suite "matrix" (default 6.12 with
+#                       the default suites, none when RDNAFIX_VM_SUITES is set; "none" skips
+#                       it); a series with host headers (6.1, 6.12).  RDNAFIX_VM_SUITES
+#                       naming "matrix" runs it on every series.
 #
 # A boot that dies before the guest's first line is an emulator fault: boot.sh
 # boots it once more and prints "RETRY [series] boot: ..."; the retry is also
@@ -67,6 +74,11 @@ if [[ -n ${RDNAFIX_VM_SUITES:-} ]]; then
 	LOCKDOWN=${RDNAFIX_VM_LOCKDOWN:-none}
 else
 	LOCKDOWN=${RDNAFIX_VM_LOCKDOWN:-6.12}
+fi
+if [[ -n ${RDNAFIX_VM_SUITES:-} ]]; then
+	MATRIX=${RDNAFIX_VM_MATRIX:-none}
+else
+	MATRIX=${RDNAFIX_VM_MATRIX:-6.12}
 fi
 export RDNAFIX_CACHE=$CACHE
 
@@ -117,6 +129,10 @@ expect_for() {
 		real) echo real_hooks_without_amdgpu real_rdnafix_first real_unload_rdnafix_first \
 			real_amdgpu_first real_rdnafix_cycles_20 real_unload_amdgpu_first \
 			real_amdgpu_reload_rearms real_unload_all dmesg_clean_real ;;
+		matrix) echo matrix_untested_audit1_arms matrix_pte_5args_map_mtype \
+			matrix_pte_3args_no_map_mtype matrix_untested_audit0 matrix_untested_audit_unknown \
+			matrix_proto_mismatch matrix_untested_proto_unknown matrix_flags_heap \
+			matrix_flags_uapi matrix_noretry_not_adev matrix_unload dmesg_clean_matrix ;;
 		lockdown) echo lockdown_state lockdown_rdnafix_refused lockdown_amdgpu_loads \
 			lockdown_rdnactl_status dmesg_clean_lockdown ;;
 		realcall) echo realcall_setup realcall_prototype realcall_noretry_amdgpu \
@@ -267,6 +283,7 @@ for s in "${SERIES[@]}"; do
 	fi
 	pass "[$s] build_mock W=1 $kver ($(elapsed "$t"))"
 	args=(--rdnafix "$ko" --mock "$WORK/mock/$kver/amdgpu.ko")
+	suites=$SUITES
 	if [[ ,$SUITES, == *,realcall,* ]]; then
 		t=$(date +%s)
 		if "$vm/real-amdgpu/build.sh" "$WORK/realcall/$kver" "$kroot" "$kver" >"$WORK/realcall-$s.log" 2>&1; then
@@ -277,6 +294,18 @@ for s in "${SERIES[@]}"; do
 			fail "[$s] build_realcall: see $WORK/realcall-$s.log"
 		fi
 	fi
+	[[ $s == "$MATRIX" && ,$suites, != *,matrix,* ]] && suites=$suites,matrix
+	if [[ ,$suites, == *,matrix,* ]]; then
+		t=$(date +%s)
+		if "$top/tests/vm/matrix/build.sh" "$WORK/matrix/$kver" "$kver" "$kmodsrc" \
+			>"$WORK/matrix-$s.log" 2>&1; then
+			pass "[$s] build_matrix W=1 $kver: $(find "$WORK/matrix/$kver" -name rdnafix.ko | wc -l) crafted-header builds + 2 mock variants ($(elapsed "$t"))"
+			args+=(--matrix "$WORK/matrix/$kver")
+		else
+			tail -10 "$WORK/matrix-$s.log"
+			fail "[$s] build_matrix: see $WORK/matrix-$s.log"
+		fi
+	fi
 	[[ -n $rdnactl ]] && args+=(--rdnactl "$rdnactl")
 	if ! "$vm/build-initramfs.sh" "$WORK/initrd-$s.cpio" "$kroot" "$kver" "${args[@]}" \
 		>"$WORK/initrd-$s.log" 2>&1; then
@@ -284,7 +313,7 @@ for s in "${SERIES[@]}"; do
 		fail "[$s] initramfs: see $WORK/initrd-$s.log"
 		continue
 	fi
-	vm_boot "$s" "$s" "$SUITES"
+	vm_boot "$s" "$s" "$suites"
 	if [[ $s == "$LOCKDOWN" ]]; then
 		vm_boot "$s" "$s-lockdown" lockdown lockdown=integrity
 	fi

@@ -2,14 +2,16 @@
 # Build the test initramfs (uncompressed newc cpio) for one kernel.
 #
 #   tests/vm/build-initramfs.sh OUT.cpio KROOT KVER [--rdnafix KO] [--mock KO]
-#                               [--rdnactl BIN] [--realcall KO]
+#                               [--rdnactl BIN] [--realcall KO] [--matrix DIR]
 #
 # KROOT is the `dpkg -x` tree of the Debian linux-image (fetch-kernels.sh).
 # Contents: busybox (static), amdgpu.ko and its dependencies in load order
 # (`modprobe --show-depends`, decompressed), rdnafix.ko, the mock amdgpu,
 # the test-only rdnafix_realcall module (tests/vm/real-amdgpu) when given,
 # the guest scripts of tests/vm/guest, and rdnactl with its shared
-# libraries and loader (found with ldd) when given.
+# libraries and loader (found with ldd) when given, and the refusal matrix's
+# modules (tests/vm/matrix/build.sh: DIR/<case>/{rdnafix.ko,conftest.h},
+# DIR/mock-*/amdgpu.ko) under /mod/matrix when given.
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -17,14 +19,15 @@ die() { echo "build-initramfs: ERROR: $*" >&2; exit 2; }
 
 [[ $# -ge 3 ]] || die "usage: $0 OUT.cpio KROOT KVER [--rdnafix KO] [--mock KO] [--rdnactl BIN]"
 out=$1 kroot=$2 kver=$3; shift 3
-rdnafix='' mock='' rdnactl='' realcall=''
+rdnafix='' mock='' rdnactl='' realcall='' matrix=''
 while [[ $# -gt 0 ]]; do
 	case $1 in
 	--rdnafix) rdnafix=$2; shift 2 ;;
 	--mock) mock=$2; shift 2 ;;
 	--rdnactl) rdnactl=$2; shift 2 ;;
 	--realcall) realcall=$2; shift 2 ;;
-	*) die "unknown option '$1' (valid: --rdnafix KO, --mock KO, --rdnactl BIN, --realcall KO)" ;;
+	--matrix) matrix=$2; shift 2 ;;
+	*) die "unknown option '$1' (valid: --rdnafix KO, --mock KO, --rdnactl BIN, --realcall KO, --matrix DIR)" ;;
 	esac
 done
 
@@ -89,6 +92,16 @@ fi
 if [[ -n $realcall ]]; then
 	[[ -f $realcall ]] || die "--realcall $realcall: no such file"
 	cp "$realcall" "$stage/mod/rdnafix_realcall.ko"
+fi
+if [[ -n $matrix ]]; then
+	[[ -d $matrix ]] || die "--matrix $matrix: no such directory"
+	for d in "$matrix"/*/; do
+		c=$(basename "$d")
+		mkdir -p "$stage/mod/matrix/$c"
+		for f in rdnafix.ko amdgpu.ko conftest.h; do
+			[[ -f $d/$f ]] && cp "$d/$f" "$stage/mod/matrix/$c/"
+		done
+	done
 fi
 if [[ -n $rdnactl ]]; then
 	[[ -x $rdnactl ]] || die "--rdnactl $rdnactl: not an executable file"

@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # Build the test-only mock amdgpu (tests/vm/mock-amdgpu) for one kernel.
 #
-#   tests/vm/build-mock.sh OUTDIR KVER
+#   tests/vm/build-mock.sh OUTDIR KVER [CFLAGS]
 #
 # Result: OUTDIR/amdgpu.ko, and OUTDIR/variant/amdgpu.ko whose get_vm_pte
-# takes the flags by value where the kernel's takes a pointer.  Host headers (/lib/modules/KVER/build, as used
+# takes the flags by value where the kernel's takes a pointer.  With CFLAGS
+# (e.g. "-DMOCK_FORCE_PTE_V2=1 -DMOCK_MAP_MTYPE=1", tests/vm/mock-amdgpu/
+# mock_variants.h) only OUTDIR/amdgpu.ko, built with them.  Host headers (/lib/modules/KVER/build, as used
 # by kmod/scripts/build-all.sh) for bookworm kernels; for kernels whose
 # headers live in the sid chroot made by kmod/scripts/sid-chroot.sh (7.2,
 # gcc-16) the build runs inside that chroot.  Fails on any compiler warning.
@@ -15,7 +17,7 @@ CACHE=${RDNAFIX_CACHE:-/var/cache/rdnafix}
 CHROOT=$CACHE/sid-kbuild
 die() { echo "build-mock: ERROR: $*" >&2; exit 2; }
 
-[[ $# -eq 2 ]] || die "usage: $0 OUTDIR KVER"
+[[ $# -eq 2 || $# -eq 3 ]] || die "usage: $0 OUTDIR KVER [CFLAGS]"
 out=$1 kver=$2
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
@@ -26,7 +28,7 @@ build_one() {
 	mkdir -p "$dst"
 	if [[ -d /lib/modules/$kver/build ]]; then
 		tmp=$(mktemp -d)
-		cp "$here"/mock-amdgpu/{Makefile,mock_amdgpu.c} "$tmp/"
+		cp "$here"/mock-amdgpu/{Makefile,*.c,*.h} "$tmp/"
 		make -C "$tmp" KVER="$kver" MOCK_CFLAGS="$cflags" W=1 >"$log" 2>&1 ||
 			{ cat "$log" >&2; rm -rf "$tmp"; die "mock build for $kver failed ($cflags)"; }
 		cp "$tmp/amdgpu.ko" "$dst/amdgpu.ko"
@@ -34,7 +36,7 @@ build_one() {
 	elif [[ -d $CHROOT/lib/modules/$kver/build ]]; then
 		rm -rf "$CHROOT/build/mock-amdgpu"
 		mkdir -p "$CHROOT/build/mock-amdgpu"
-		cp "$here"/mock-amdgpu/{Makefile,mock_amdgpu.c} "$CHROOT/build/mock-amdgpu/"
+		cp "$here"/mock-amdgpu/{Makefile,*.c,*.h} "$CHROOT/build/mock-amdgpu/"
 		# objtool needs /proc: mount it in a private mount namespace (nothing left behind)
 		unshare --mount --propagation private sh -c 'mount -t proc proc "$1/proc" &&
 			exec chroot "$1" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin LANG=C.UTF-8 \
@@ -51,6 +53,11 @@ build_one() {
 	fi
 }
 
+if [[ $# -eq 3 ]]; then
+	build_one "$out" "$3"
+	echo "build-mock: $out/amdgpu.ko ($kver, $3)" >&2
+	exit 0
+fi
 build_one "$out" ""
 # the variant whose get_vm_pte prototype differs from the kernel's (mock.sh)
 build_one "$out/variant" "-DMOCK_PTE_VALUE_VARIANT=1"

@@ -17,7 +17,8 @@
  *         "noretry_param=N noretry=N frag_param=N frag=N"
  *     pte SLOT PTE_HEX nc|wc|cc|uc
  *         one get_vm_pte() for the mapping (PTE_HEX holds e.g. the SYSTEM
- *         bit); answers "amdgpu=0xHEX final=0xHEX" (before/after hooks)
+ *         bit); answers "amdgpu=0xHEX final=0xHEX other=0xHEX" (before/after
+ *         hooks; other: see mock_variants.h)
  *     bench SLOT COUNT
  *         COUNT get_vm_pte() calls, answers "calls=N ns=TOTAL"
  *     remove SLOT    amdgpu_pci_remove() of the device (an unbind), then frees it
@@ -30,6 +31,7 @@
  * get_vm_pte takes a u64 flags VALUE where the kernel's takes the pointer
  * (which comes one argument later): rdnafix must refuse every call; it lacks
  * amdgpu_pci_remove (a hook that cannot be placed).  init_ms=N: init sleeps N ms.
+ * The other shapes and load-time variants (the refusal matrix): mock_variants.h.
  */
 #include <linux/module.h>
 #include <linux/moduleparam.h>
@@ -62,6 +64,7 @@
 #define MOCK_VALUE_ARG(v)
 #define MOCK_VALUE_PARAM
 #endif
+
 
 #define MOCK_SLOTS		8
 #define MOCK_MTYPE_SHIFT	48
@@ -159,49 +162,15 @@ MOCK_HOOK void amdgpu_vm_adjust_size(struct amdgpu_device *adev, uint32_t min_vm
 	adev->fragment_size = p == -1 ? fragment_size_default : p;
 }
 
-/* UAPI AMDGPU_VM_MTYPE_ DEFAULT, NC, WC, CC, UC -> hardware NC, NC, WC, CC, UC; else NC */
-static u64 mock_hw_mtype(u32 uapi)
-{
-	static const u8 hw[16] = { 0, 0, 1, 2, 3 };
+#include "mock_variants.h"
 
-	return hw[(uapi & MOCK_VM_MTYPE_MASK) >> MOCK_VM_MTYPE_SHIFT];
-}
-
-#if MOCK_PTE_V2
-static MOCK_HOOK void gmc_v10_0_get_vm_pte(struct amdgpu_device *adev, struct amdgpu_vm *vm,
-				    struct amdgpu_bo *bo, uint32_t vm_flags,
-				    MOCK_VALUE_PARAM uint64_t *flags)
-{
-	u64 f = READ_ONCE(*flags);
-
-	f = (f & ~MOCK_MTYPE_MASK) | (mock_hw_mtype(vm_flags) << MOCK_MTYPE_SHIFT);
-	WRITE_ONCE(*flags, f);
-	WRITE_ONCE(mock_pte_amdgpu, f);
-}
-#else
-static MOCK_HOOK uint64_t gmc_v10_0_map_mtype(struct amdgpu_device *adev, uint32_t flags)
-{
-	return mock_hw_mtype(flags) << MOCK_MTYPE_SHIFT;
-}
-
-static MOCK_HOOK void gmc_v10_0_get_vm_pte(struct amdgpu_device *adev,
-				    struct amdgpu_bo_va_mapping *mapping,
-				    MOCK_VALUE_PARAM uint64_t *flags)
-{
-	u64 f = READ_ONCE(*flags);
-
-	f = (f & ~MOCK_MTYPE_MASK) | (mapping->flags & MOCK_MTYPE_MASK);
-	WRITE_ONCE(*flags, f);
-	WRITE_ONCE(mock_pte_amdgpu, f);
-}
-#endif
 
 /* Like amdgpu: device init sets noretry, GMC v10 sw_init sizes the VM. */
 static MOCK_HOOK int amdgpu_pci_probe(struct pci_dev *pdev, const struct pci_device_id *ent)
 {
 	struct mock_dev *m = container_of(pdev, struct mock_dev, pdev);
 
-	amdgpu_gmc_noretry_set(&m->adev);
+	mock_noretry_set(&m->adev);
 	amdgpu_vm_adjust_size(&m->adev, 256 * 1024, 9, 3, 48);
 	return 0;
 }
@@ -354,22 +323,6 @@ static int mtype_uapi(const char *name, u32 *out)
 	return -EINVAL;
 }
 
-static u64 mock_one_pte(struct amdgpu_device *adev, u64 pte, u32 uapi)
-{
-	u64 flags = pte;
-#if MOCK_PTE_V2
-	struct amdgpu_vm vm = { 0 };
-	struct amdgpu_bo bo = { 0 };
-
-	gmc_v10_0_get_vm_pte(adev, &vm, &bo, uapi, MOCK_VALUE_ARG(pte) &flags);
-#else
-	struct amdgpu_bo_va_mapping mapping;
-
-	mapping.flags = gmc_v10_0_map_mtype(adev, uapi);
-	gmc_v10_0_get_vm_pte(adev, &mapping, MOCK_VALUE_ARG(pte) &flags);
-#endif
-	return flags;
-}
 
 static int mock_cmd_pte(unsigned int slot, u64 pte, const char *mtype)
 {
@@ -379,8 +332,8 @@ static int mock_cmd_pte(unsigned int slot, u64 pte, const char *mtype)
 	if (!slots[slot] || mtype_uapi(mtype, &uapi))
 		return -EINVAL;
 	out = mock_one_pte(&slots[slot]->adev, pte, uapi);
-	scnprintf(answer, sizeof(answer), "amdgpu=0x%llx final=0x%llx\n",
-		  READ_ONCE(mock_pte_amdgpu), out);
+	scnprintf(answer, sizeof(answer), "amdgpu=0x%llx final=0x%llx other=0x%llx\n",
+		  READ_ONCE(mock_pte_amdgpu), out, READ_ONCE(mock_pte_other));
 	return 0;
 }
 
@@ -477,6 +430,10 @@ static const struct file_operations mock_ctl_fops = {
 
 static int __init mock_init(void)
 {
+	int ret = mock_variants_init();
+
+	if (ret)
+		return ret;
 	mock_dir = debugfs_create_dir("mock_amdgpu", NULL);
 	debugfs_create_file("ctl", 0600, mock_dir, NULL, &mock_ctl_fops);
 	pr_info("mock amdgpu (TEST ONLY) loaded, pte api v%d%s\n", MOCK_PTE_V2 ? 2 : 1,

@@ -1,0 +1,24 @@
+/* Crafted rdnafix_conftest.h (tests/vm/matrix, made by hand, not by pte-conftest.py): an untested series whose BTF has the 5-argument get_vm_pte (6.18+) and a proven audit; the mock it meets still has gmc_v10_0_map_mtype: the PTE hook must refuse. */
+/*
+ * An untested series: rdnafix_proto.c decides "tested" from the release of
+ * the running kernel (init_utsname()->release), which is 6.12 in the VM.
+ * This header is included after <linux/utsname.h>, so these macros make
+ * every later use in that file read 6.99.0-matrix instead.
+ */
+#include <linux/utsname.h>
+static struct new_utsname rf_matrix_uts __maybe_unused = { .release = "6.99.0-matrix" };
+#define init_utsname() (&rf_matrix_uts)
+#define utsname() (&rf_matrix_uts)
+
+#define RDNAFIX_BTF_PTE_FLAGS_ARG 4
+#define RDNAFIX_BTF_PTE_NARGS 5
+#define RDNAFIX_BTF_PTE_TEXT "btf: gmc_v10_0_get_vm_pte(adev, vm, bo, vm_flags, flags), flags is argument 5"
+#define RDNAFIX_BTF_PROTO_PCI_PROBE 1
+#define RDNAFIX_BTF_PROTO_NORETRY_SET 1
+#define RDNAFIX_BTF_PROTO_VM_ADJUST_SIZE 1
+#define RDNAFIX_BTF_PROTO_GET_VM_PTE 1
+#define RDNAFIX_BTF_PROTO_TEXT "matrix: amdgpu_pci_probe(pdev), amdgpu_gmc_noretry_set(adev), amdgpu_vm_adjust_size(adev), gmc_v10_0_get_vm_pte(adev)"
+#define RDNAFIX_AMDGPU_ORIGIN "updates"
+#define RDNAFIX_AMDGPU_PATH "/lib/modules/6.99.0-matrix/kernel/drivers/gpu/drm/amd/amdgpu/amdgpu.ko.xz"
+#define RDNAFIX_AUDIT_PTE 1
+#define RDNAFIX_AUDIT_PTE_TEXT "matrix: 2 call sites, flags in %r8 = stack slot"
