@@ -63,6 +63,24 @@ bool holds(const Machine &m, knowledge::Condition c)
 		return any([](const Gpu &g) { return g.noretry && *g.noretry == 0; });
 	case Condition::multi_gpu:
 		return m.gpus.size() > 1;
+	case Condition::rdnafix_loaded:
+		return s.rdnafix.loaded;
+	case Condition::rdnafix_mtype: {
+		// The module's parameters (live) or what modprobe.d asks for it.
+		for (const char *k : {"mtype_sysmem", "mtype_vram"}) {
+			auto it = s.rdnafix.params.find(k);
+			if (it != s.rdnafix.params.end() && !it->second.empty() && it->second != "keep")
+				return true;
+		}
+		for (const auto &f : s.boot.modprobe)
+			for (const auto &e : f.config.entries)
+				if (e.module == "rdnafix" && e.kind == core::ModprobeKind::options)
+					for (const auto &p : e.params)
+						if ((p.name == "mtype_sysmem" || p.name == "mtype_vram") &&
+						    p.value.value_or("keep") != "keep")
+							return true;
+		return false;
+	}
 	}
 	return false;
 }

@@ -39,6 +39,8 @@ enum class Condition {
 	kfd_denied,
 	noretry_0,
 	multi_gpu,
+	rdnafix_loaded, // the rdnafix module is loaded
+	rdnafix_mtype,  // rdnafix's mtype_sysmem or mtype_vram is set to other than keep
 };
 // A built-in judgement that adds what only this machine can say.
 enum class Judge { none, code_object, no_binary, override_verdicts, kfd_fault, vm_fault, kernel_event, oom, access };

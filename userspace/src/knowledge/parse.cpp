@@ -57,7 +57,9 @@ constexpr std::array kConditions{Condition::always,
 				 Condition::kfd_missing,
 				 Condition::kfd_denied,
 				 Condition::noretry_0,
-				 Condition::multi_gpu};
+				 Condition::multi_gpu,
+				 Condition::rdnafix_loaded,
+				 Condition::rdnafix_mtype};
 constexpr std::array kJudges{Judge::none,      Judge::code_object, Judge::no_binary,    Judge::override_verdicts,
 			     Judge::kfd_fault, Judge::vm_fault,    Judge::kernel_event, Judge::oom,
 			     Judge::access};

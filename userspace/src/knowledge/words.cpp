@@ -102,6 +102,10 @@ std::string_view word(Condition c)
 		return "noretry-0";
 	case Condition::multi_gpu:
 		return "multi-gpu";
+	case Condition::rdnafix_loaded:
+		return "rdnafix-loaded";
+	case Condition::rdnafix_mtype:
+		return "rdnafix-mtype";
 	}
 	return "?";
 }

@@ -95,7 +95,13 @@ struct InstalledKernel {
 	std::string initramfs_image;     // root-relative, "" when none was found
 	std::optional<std::int64_t> initramfs_mtime_ns;
 	std::optional<InitramfsListing> initramfs_listing; // only when listed (see InitramfsListing)
-	bool running = false;                              // equals proc/sys/kernel/osrelease
+	// The amdgpu modprobe loads for this kernel: the path depmod resolved
+	// (modules.dep), else the first amdgpu.ko* in depmod's default search
+	// order (updates/dkms, updates, extra, kernel); root-relative, "" none.
+	std::string amdgpu_module;
+	bool amdgpu_builtin = false;                  // modules.builtin names amdgpu.ko (CONFIG_DRM_AMDGPU=y)
+	std::vector<std::string> amdgpu_dkms_modules; // lib/modules/<rel>/updates/dkms/amdgpu.ko* (amdgpu-dkms)
+	bool running = false;                         // equals proc/sys/kernel/osrelease
 	bool default_boot = false; // the newest release (version order): what boot loaders pick by default
 };
 
@@ -132,20 +138,21 @@ struct BootConfig {
 	std::string initramfs_evidence; // e.g. "usr/sbin/update-initramfs"
 	BootloaderKind bootloader = BootloaderKind::unknown;
 	std::string bootloader_evidence;
-	std::vector<CmdlineVar> cmdline_vars;      // GRUB assignments or etc/kernel/cmdline, in sourcing order
-	std::vector<std::string> cmdline_problems; // lines of those files that are not simple assignments
-	std::vector<InstalledKernel> kernels;      // version order, oldest first
-	std::vector<ModprobeSource> modprobe;      // kmod's order
-	std::vector<ConfigFile> owned;             // the files `rdnactl config` owns (exists or not)
-	bool amdgpu_dkms = false;                  // amdttm present (AMD's packaged driver)
-	std::optional<bool> secure_boot;           // EFI variable SecureBoot; nullopt: not EFI or unreadable
-	std::optional<std::string> lockdown;       // "none" | "integrity" | "confidentiality"
-	std::optional<bool> mok_enrolled;          // DKMS's key found in MokListRT
-	std::string mok_key;                       // root-relative path of DKMS's certificate, if any
-	std::vector<std::string> dkms_versions;    // var/lib/dkms/rdnafix/<version> (added to DKMS)
-	std::optional<std::uint64_t> tainted;      // proc/sys/kernel/tainted
-	std::optional<std::string> rdnafix_taint;  // sys/module/rdnafix/taint ("OE")
-	std::optional<std::int64_t> boot_time_s;   // proc/stat btime
+	std::vector<CmdlineVar> cmdline_vars;          // GRUB assignments or etc/kernel/cmdline, in sourcing order
+	std::vector<std::string> cmdline_problems;     // lines of those files that are not simple assignments
+	std::vector<InstalledKernel> kernels;          // version order, oldest first
+	std::vector<ModprobeSource> modprobe;          // kmod's order
+	std::vector<ConfigFile> owned;                 // the files `rdnactl config` owns (exists or not)
+	bool amdgpu_dkms = false;                      // amdttm present (AMD's packaged driver)
+	std::vector<std::string> amdgpu_dkms_versions; // var/lib/dkms/amdgpu/<version> (amdgpu-dkms added to DKMS)
+	std::optional<bool> secure_boot;               // EFI variable SecureBoot; nullopt: not EFI or unreadable
+	std::optional<std::string> lockdown;           // "none" | "integrity" | "confidentiality"
+	std::optional<bool> mok_enrolled;              // DKMS's key found in MokListRT
+	std::string mok_key;                           // root-relative path of DKMS's certificate, if any
+	std::vector<std::string> dkms_versions;        // var/lib/dkms/rdnafix/<version> (added to DKMS)
+	std::optional<std::uint64_t> tainted;          // proc/sys/kernel/tainted
+	std::optional<std::string> rdnafix_taint;      // sys/module/rdnafix/taint ("OE")
+	std::optional<std::int64_t> boot_time_s;       // proc/stat btime
 	// The newest mtime of the module configuration: the owned files and the
 	// modprobe.d files that set options for, or a softdep on, rdnafix, amdgpu,
 	// ttm or amdttm (what an initramfs must be rebuilt after).

@@ -3,6 +3,7 @@
 #include "machine/capture.hpp"
 
 #include "core/parse.hpp"
+#include "core/parse_rdnafix.hpp"
 
 #include <fmt/format.h>
 
@@ -139,6 +140,58 @@ void copy_system(Copier &c)
 	}
 }
 
+// Of a depmod list, only the lines that name amdgpu or rdnafix (what status reads).
+std::string depmod_lines(const std::string &text)
+{
+	std::string out;
+	std::size_t at = 0;
+	while (at < text.size()) {
+		std::size_t nl = text.find('\n', at);
+		if (nl == std::string::npos)
+			nl = text.size();
+		const std::string line = text.substr(at, nl - at);
+		const std::string name = core::module_name_of(line.substr(0, line.find(':')));
+		if (name == "amdgpu" || name == "rdnafix")
+			out += line + "\n";
+		at = nl + 1;
+	}
+	return out;
+}
+
+// Which amdgpu the kernel uses (machine/collect_modules.cpp): the amdgpu and
+// rdnafix lines of modules.dep and modules.builtin, empty stand-ins of every
+// amdgpu.ko* where depmod looks, and amdgpu-dkms's DKMS records.
+void copy_amdgpu_module(Copier &c, const std::string &release)
+{
+	const std::string dir = "lib/modules/" + release;
+	for (const char *list : {"modules.dep", "modules.builtin"}) {
+		auto t = c.fs().read_text(dir + "/" + list, {.max_bytes = 16u << 20, .allow_empty = true});
+		if (!t)
+			continue;
+		if (auto kept = depmod_lines(*t); !kept.empty())
+			c.out().entries.emplace(dir + "/" + list, CapturedEntry{CapturedEntry::Kind::file, kept});
+	}
+	for (const char *sub : {"updates/dkms", "updates", "extra", "kernel/drivers/gpu/drm/amd/amdgpu"})
+		for (const auto &n : c.list(dir + "/" + sub))
+			if (core::module_name_of(n) == "amdgpu")
+				c.stand_in(dir + "/" + sub + "/" + n);
+	const std::string dkms = "var/lib/dkms/amdgpu";
+	for (const auto &v : c.list(dkms)) {
+		if (v.starts_with("kernel-") || !c.is_dir(dkms + "/" + v))
+			continue;
+		bool any = false;
+		for (const auto &k : c.list(dkms + "/" + v))
+			for (const auto &a : c.list(dkms + "/" + v + "/" + k))
+				for (const auto &n : c.list(dkms + "/" + v + "/" + k + "/" + a + "/module"))
+					if (core::module_name_of(n) == "amdgpu") {
+						c.stand_in(dkms + "/" + v + "/" + k + "/" + a + "/module/" + n);
+						any = true;
+					}
+		if (!any)
+			c.directory(dkms + "/" + v);
+	}
+}
+
 void copy_modules(Copier &c, const std::string &release)
 {
 	for (const char *m :
@@ -166,6 +219,7 @@ void copy_modules(Copier &c, const std::string &release)
 			if (n.starts_with("rdnafix.ko"))
 				c.stand_in(dir + "/" + n);
 	}
+	copy_amdgpu_module(c, release);
 }
 
 void copy_kfd(Copier &c)

@@ -185,6 +185,7 @@ void read_kernels(io::RootFs &fs, BootConfig &b, const std::string &running)
 				break;
 			}
 		}
+		read_amdgpu_module(fs, k);
 		k.running = rel == running;
 		b.kernels.push_back(std::move(k));
 	}
@@ -353,6 +354,7 @@ void collect_boot(io::RootFs &fs, BootConfig &b, const std::string &running_rele
 	newest_config(b);
 	list_stale_images(fs, b);
 	b.amdgpu_dkms = fs.exists("sys/module/amdttm") || !first_existing(fs, {"usr/src/amdgpu"}).empty();
+	b.amdgpu_dkms_versions = amdgpu_dkms_versions(fs);
 	read_security(fs, b);
 }
 

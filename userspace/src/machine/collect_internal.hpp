@@ -52,6 +52,12 @@ ModuleFile read_module_file(io::RootFs &fs, const std::string &path);
 // The kernel image of `release` (boot/vmlinuz-<rel>, lib/modules/<rel>/vmlinuz,
 // boot/vmlinuz-<pkgbase>), root-relative; "" when none exists.
 std::string kernel_image(io::RootFs &fs, const std::string &release, const std::string &pkgbase);
+// Which amdgpu modprobe loads for `k` (modules.dep, else depmod's default
+// search order), whether it is built in (modules.builtin), and amdgpu-dkms's
+// copies in updates/dkms/.
+void read_amdgpu_module(io::RootFs &fs, InstalledKernel &k);
+// The version directories of var/lib/dkms/amdgpu (amdgpu-dkms added to DKMS).
+std::vector<std::string> amdgpu_dkms_versions(io::RootFs &fs);
 // The version directories of var/lib/dkms/rdnafix (sorted).
 std::vector<std::string> dkms_versions(io::RootFs &fs);
 // DKMS's builds of rdnafix for `k` and, when `k` has no rdnafix module, the

@@ -8,6 +8,7 @@
 
 #include "core/parse_modinfo.hpp"
 #include "core/parse_modsig.hpp"
+#include "core/parse_rdnafix.hpp"
 #include "core/text_util.hpp"
 #include "io/decompress.hpp"
 #include "io/file_reader.hpp"
@@ -20,6 +21,9 @@ namespace rdnafix::machine::detail {
 namespace {
 
 constexpr std::string_view kDkmsTree = "var/lib/dkms/rdnafix";
+constexpr std::string_view kAmdgpuDkmsTree = "var/lib/dkms/amdgpu";
+constexpr std::uint64_t kMaxDepList = 16ull << 20;
+constexpr const char *kKoExts[] = {".ko", ".ko.xz", ".ko.zst", ".ko.gz"};
 constexpr std::uint64_t kMaxModule = 256ull << 20;
 constexpr std::uint64_t kLogTailBytes = 64 * 1024;
 
@@ -147,6 +151,47 @@ std::string kernel_image(io::RootFs &fs, const std::string &release, const std::
 		if (!img.empty() && fs.exists(img))
 			return img;
 	return {};
+}
+
+void read_amdgpu_module(io::RootFs &fs, InstalledKernel &k)
+{
+	if (!plain_name(k.release))
+		return;
+	const std::string dir = "lib/modules/" + k.release;
+	for (const char *ext : kKoExts)
+		if (std::string p = fmt::format("{}/updates/dkms/amdgpu{}", dir, ext); fs.exists(p))
+			k.amdgpu_dkms_modules.push_back(p);
+	if (auto b = fs.read_text(dir + "/modules.builtin", {.max_bytes = kMaxDepList, .allow_empty = true}))
+		k.amdgpu_builtin = core::modules_builtin_has(*b, "amdgpu");
+	// depmod's answer: the one line of modules.dep that names amdgpu.
+	if (auto dep = fs.read_text(dir + "/modules.dep", {.max_bytes = kMaxDepList, .allow_empty = true})) {
+		if (auto p = core::modules_dep_path(*dep, "amdgpu"); !p.empty()) {
+			k.amdgpu_module = p.front() == '/' ? p.substr(1) : dir + "/" + p;
+			return;
+		}
+		if (!dep->empty())
+			return; // depmod ran and found none
+	}
+	// No modules.dep (yet): depmod's default search order (depmod.d(5): updates, then built-in).
+	for (const char *sub : {"updates/dkms", "updates", "extra", "kernel/drivers/gpu/drm/amd/amdgpu"})
+		for (const char *ext : kKoExts)
+			if (std::string p = fmt::format("{}/{}/amdgpu{}", dir, sub, ext); fs.exists(p)) {
+				k.amdgpu_module = p;
+				return;
+			}
+}
+
+std::vector<std::string> amdgpu_dkms_versions(io::RootFs &fs)
+{
+	std::vector<std::string> out;
+	auto names = fs.list_dir(kAmdgpuDkmsTree);
+	if (!names)
+		return out;
+	for (const auto &n : *names)
+		if (plain_name(n) && n.rfind("kernel-", 0) != 0 && is_dir(fs, fmt::format("{}/{}", kAmdgpuDkmsTree, n)))
+			out.push_back(n);
+	std::sort(out.begin(), out.end());
+	return out;
 }
 
 std::vector<std::string> dkms_versions(io::RootFs &fs)

@@ -3,6 +3,8 @@
 // kmod/rdnafix_sysfs_files.h).
 #include "machine/collect_internal.hpp"
 
+#include "core/parse_rdnafix.hpp"
+
 #include "rdnafix_policy.h"
 
 #include <fmt/format.h>
@@ -10,6 +12,69 @@
 namespace rdnafix::machine {
 
 namespace detail {
+
+namespace {
+
+// A line of an rdnafix file that does not have the ABI's shape: recorded, not guessed at.
+void bad_lines(std::vector<Unreadable> &u, const std::string &item, const std::string &path,
+	       const std::vector<std::string> &bad)
+{
+	for (const auto &b : bad)
+		u.push_back({item, path, fmt::format("line not of the sysfs ABI's form: '{}'", b)});
+}
+
+std::optional<std::uint64_t> count(const std::map<std::string, std::uint64_t> &m, const char *key)
+{
+	auto it = m.find(key);
+	return it == m.end() ? std::nullopt : std::optional<std::uint64_t>(it->second);
+}
+
+// The counter and evidence files of issue 22 (ABI v1 additions, absent from older modules).
+void collect_counters(io::RootFs &fs, Rdnafix &r, const std::string &base)
+{
+	auto &u = r.unreadable;
+	auto optional_file = [&](const char *name) -> std::optional<std::string> {
+		const std::string p = base + "/" + name;
+		if (!fs.exists(p))
+			return std::nullopt;
+		auto t = fs.read_text(p, {.max_bytes = 64 * 1024, .allow_empty = true});
+		if (!t) {
+			note(u, std::string("rdnafix.") + name, t.error());
+			return std::nullopt;
+		}
+		return *t;
+	};
+	if (auto t = optional_file("calls")) {
+		auto c = core::parse_hook_counts(*t);
+		bad_lines(u, "rdnafix.calls", base + "/calls", c.bad);
+		for (const auto &[hook, m] : c.hooks) {
+			r.hook_counts[hook].seen = count(m, "seen");
+			r.hook_counts[hook].refused = count(m, "refused");
+		}
+	}
+	if (auto t = optional_file("missing")) {
+		auto c = core::parse_hook_counts(*t);
+		bad_lines(u, "rdnafix.missing", base + "/missing", c.bad);
+		for (const auto &[hook, m] : c.hooks) {
+			r.hook_counts[hook].missed_instance = count(m, "instance");
+			r.hook_counts[hook].missed_recursion = count(m, "recursion");
+		}
+	}
+	if (auto t = optional_file("evidence")) {
+		auto kv = core::parse_colon_pairs(*t);
+		bad_lines(u, "rdnafix.evidence", base + "/evidence", kv.bad);
+		r.evidence = std::move(kv.values);
+	}
+	if (auto t = optional_file("leaks")) {
+		auto l = core::parse_leaks(*t);
+		if (!l.total)
+			u.push_back({"rdnafix.leaks", base + "/leaks", "first line is not a count"});
+		r.leaks_total = l.total;
+		r.leaks = std::move(l.recent);
+	}
+}
+
+} // namespace
 
 void collect_rdnafix(io::RootFs &fs, Rdnafix &r, const std::string &release,
 		     const std::vector<core::LoadedModule> &mods)
@@ -47,6 +112,7 @@ void collect_rdnafix(io::RootFs &fs, Rdnafix &r, const std::string &release,
 				at = nl + 1;
 			}
 		}
+	collect_counters(fs, r, base);
 	if (auto hooks = fs.list_dir(base + "/hooks")) {
 		for (const auto &h : *hooks)
 			if (auto v = value(fs, base + "/hooks/" + h, u, "rdnafix.hooks." + h, true))

@@ -122,6 +122,12 @@ struct RdnafixDevice {
 	std::map<std::string, std::string> values; // every ABI v1 file, raw (trailing newline stripped)
 };
 
+// One hook's counters (sys/kernel/rdnafix/calls and missing); nullopt: not printed.
+struct RdnafixHookCounts {
+	std::optional<std::uint64_t> seen, refused;                     // calls
+	std::optional<std::uint64_t> missed_instance, missed_recursion; // missing
+};
+
 // What shows that rdnafix is loaded.
 enum class LoadEvidence { none, proc_modules, sys_module };
 std::string_view to_string(LoadEvidence e); // "", "proc/modules", "sys/module/rdnafix"
@@ -137,6 +143,18 @@ struct Rdnafix {
 	std::vector<RdnafixDevice> devices;
 	// sys/kernel/rdnafix/not_covered, one line each: the PTE paths its MTYPE hook does not see
 	std::vector<std::string> not_covered;
+	// sys/kernel/rdnafix/calls and missing (ABI v1, issue 22; absent from older
+	// modules): per hook, the calls seen and refused, and the calls the kprobe
+	// core never gave the handler (instance: no free kretprobe instance;
+	// recursion: a probe hit inside a probe handler).
+	std::map<std::string, RdnafixHookCounts> hook_counts;
+	// sys/kernel/rdnafix/evidence: "key: value" lines (amdgpu_origin,
+	// amdgpu_path, prototypes, pte_audit): what the module was built against.
+	std::map<std::string, std::string> evidence;
+	// sys/kernel/rdnafix/leaks: reads of the swapped amdgpu_noretry by other
+	// code while rdnafix's per-device value was in place (total, newest last).
+	std::optional<std::uint64_t> leaks_total;
+	std::vector<std::string> leaks;
 	std::vector<Unreadable> unreadable;
 };
 

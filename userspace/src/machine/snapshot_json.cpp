@@ -157,6 +157,14 @@ void to_json(ordered_json &o, const RdnafixDevice &d)
 	}
 }
 
+void to_json(ordered_json &j, const RdnafixHookCounts &c)
+{
+	j = {{"seen", json_opt(c.seen)},
+	     {"refused", json_opt(c.refused)},
+	     {"missed_instance", json_opt(c.missed_instance)},
+	     {"missed_recursion", json_opt(c.missed_recursion)}};
+}
+
 void to_json(ordered_json &j, const Rdnafix &r)
 {
 	j = {{"installed", r.installed},
@@ -168,6 +176,10 @@ void to_json(ordered_json &j, const Rdnafix &r)
 	     {"amdgpu_state", json_opt(r.amdgpu_state)},
 	     {"dry_run", json_opt(r.dry_run)},
 	     {"hooks", r.hooks},
+	     {"hook_counts", r.hook_counts},
+	     {"evidence", r.evidence},
+	     {"leaks_total", json_opt(r.leaks_total)},
+	     {"leaks", r.leaks},
 	     {"parameters", r.params},
 	     {"devices", r.devices},
 	     {"unreadable", r.unreadable}};
@@ -320,6 +332,18 @@ void to_json(ordered_json &j, const InitramfsListing &l)
 	     {"amdgpu", l.amdgpu},   {"rdnafix", l.rdnafix}, {"conf", l.conf}};
 }
 
+namespace {
+
+std::vector<std::string> slash_paths(const std::vector<std::string> &rel)
+{
+	std::vector<std::string> out;
+	for (const auto &p : rel)
+		out.push_back("/" + p);
+	return out;
+}
+
+} // namespace
+
 void to_json(ordered_json &j, const InstalledKernel &k)
 {
 	j = {{"release", k.release},
@@ -331,7 +355,10 @@ void to_json(ordered_json &j, const InstalledKernel &k)
 	     {"image", k.image.empty() ? ordered_json(nullptr) : ordered_json("/" + k.image)},
 	     {"rdnafix_modules", k.rdnafix_modules},
 	     {"dkms", k.dkms},
-	     {"dkms_log", k.dkms_log ? ordered_json(*k.dkms_log) : ordered_json(nullptr)}};
+	     {"dkms_log", k.dkms_log ? ordered_json(*k.dkms_log) : ordered_json(nullptr)},
+	     {"amdgpu_module", k.amdgpu_module.empty() ? ordered_json(nullptr) : ordered_json("/" + k.amdgpu_module)},
+	     {"amdgpu_builtin", k.amdgpu_builtin},
+	     {"amdgpu_dkms_modules", slash_paths(k.amdgpu_dkms_modules)}};
 }
 
 void to_json(ordered_json &j, const CmdlineVar &v)

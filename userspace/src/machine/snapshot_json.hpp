@@ -24,6 +24,7 @@ void to_json(nlohmann::ordered_json &j, const Device &d);
 void to_json(nlohmann::ordered_json &j, const Param &p);
 void to_json(nlohmann::ordered_json &j, const Driver &d);
 void to_json(nlohmann::ordered_json &j, const RdnafixDevice &d);
+void to_json(nlohmann::ordered_json &j, const RdnafixHookCounts &c);
 void to_json(nlohmann::ordered_json &j, const Rdnafix &r);
 void to_json(nlohmann::ordered_json &j, const DevNode &n);
 void to_json(nlohmann::ordered_json &j, const Access &a);

@@ -154,6 +154,8 @@ std::vector<Finding> evaluate(const Snapshot &snap, const Assessment &a)
 	detail::check_libload(c);
 	detail::check_environment(c);
 	detail::check_rdnafix(c);
+	detail::check_rdnafix_health(c);
+	detail::check_amdgpu_module(c);
 	detail::check_config(c);
 	detail::check_builds(c);
 	detail::check_security(c);

@@ -124,6 +124,11 @@ struct AllocConfCheck {
 };
 AllocConfCheck check_alloc_conf(std::string_view value);
 void check_rdnafix(Ctx &c);
+void check_rdnafix_health(Ctx &c); // RDNA-MOD-008..011 (checks_rdnafix_health.cpp)
+// The version DKMS knows rdnafix by: the loaded module's, else the newest
+// added to DKMS, else "<version>".
+std::string rdnafix_version(const Snapshot &s);
+void check_amdgpu_module(Ctx &c); // RDNA-DRV-010..012 (checks_amdgpu_module.cpp)
 void check_unreadable(Ctx &c);
 void check_config(Ctx &c);   // RDNA-CFG-001..003 (checks_config.cpp)
 void check_security(Ctx &c); // RDNA-CFG-004..006 (checks_security.cpp)

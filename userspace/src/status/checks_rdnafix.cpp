@@ -29,8 +29,10 @@ void check_rdnafix(Ctx &c)
 		      "the values below may be misread", "install matching rdnactl and rdnafix versions");
 		return;
 	}
+	// A built-in amdgpu leaves every hook inactive: RDNA-DRV-010 says why and what to do.
+	const bool builtin = r.amdgpu_state && *r.amdgpu_state == "built-in";
 	for (const auto &[name, state] : r.hooks)
-		if (state.rfind("inactive", 0) == 0)
+		if (state.rfind("inactive", 0) == 0 && !builtin)
 			c.add("RDNA-MOD-002", "rdnafix hook " + name, fmt::format("hook {} is {}", name, state),
 			      "rdnafix fails closed: the settings that depend on this hook are not applied",
 			      "read 'dmesg | grep rdnafix' for the reason; an unsupported kernel needs a newer "

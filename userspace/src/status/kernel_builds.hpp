@@ -70,6 +70,12 @@ int exit_code_for(const KernelCheck &k);
 // terminal-safe) and the Secure Boot / signing state.
 nlohmann::ordered_json kernel_check_json(const Snapshot &s, const KernelCheck &k);
 std::string kernel_check_line(const KernelCheck &k);
+// Which amdgpu the kernel uses, in the evidence file's words: "built-in",
+// "dkms", "updates", "extra", "in-tree", "other", "none".
+std::string amdgpu_origin(const machine::InstalledKernel &k);
+// A second stdout line when that amdgpu is not the kernel's own (amdgpu-dkms),
+// is built in, or amdgpu-dkms is added to DKMS but not built for it; "" otherwise.
+std::string kernel_check_amdgpu_line(const Snapshot &s, const KernelCheck &k);
 // `mokutil`: the line `mokutil --sb-state` printed ("" when not run).
 std::string kernel_check_banner(const Snapshot &s, const KernelCheck &k, const std::string &mokutil);
 

@@ -56,6 +56,9 @@ std::vector<std::string> detail_lines(const std::vector<Finding> &findings, bool
 // "[pass] ID not found: title" for each selected check that did not fire.
 std::vector<std::string> pass_lines(const std::vector<Finding> &findings, const CheckSelection &sel,
 				    const std::vector<std::string_view> &not_run);
+// The rdnafix section's lines for the hooks (render_rdnafix.cpp): each hook's
+// state with its calls/missing counters, the build-time evidence, the leaks.
+std::vector<std::string> rdnafix_hook_lines(const machine::Rdnafix &r);
 // `status --list-checks`: every check id, area, severity and title (text, or JSON with `json`).
 std::string render_check_list(bool json);
 // The brief sections of facts (render_brief.cpp): what a default report shows.

@@ -144,10 +144,15 @@ std::vector<std::string> configuration_lines(const Snapshot &s, const Assessment
 		std::string why = missing_text(kb);
 		if (auto d = dkms_text(b, kb); !d.empty())
 			why += "; " + d;
-		line(fmt::format("  kernel {}{}{}{}{}: rdnafix built: {}{}", kk.release, kk.running ? ", running" : "",
-				 kk.default_boot ? ", default" : "", kk.headers ? ", headers" : ", no headers",
-				 kk.image.empty() ? ", no image" : "", built_text(kb),
-				 kb.built() ? " " + mods : " (" + why + ")"));
+		const std::string origin = amdgpu_origin(kk);
+		line(fmt::format("  kernel {}{}{}{}{}: rdnafix built: {}{}{}", kk.release,
+				 kk.running ? ", running" : "", kk.default_boot ? ", default" : "",
+				 kk.headers ? ", headers" : ", no headers", kk.image.empty() ? ", no image" : "",
+				 built_text(kb), kb.built() ? " " + mods : " (" + why + ")",
+				 origin == "built-in" ? "; amdgpu built in"
+				 : origin == "dkms" || origin == "updates" || origin == "extra"
+					 ? fmt::format("; amdgpu /{} ({})", kk.amdgpu_module, origin)
+					 : ""));
 	}
 	line(fmt::format("  secure boot     {}; lockdown {}{}", yes_no(b.secure_boot, "on", "off"),
 			 b.lockdown.value_or("unknown"),

@@ -5,6 +5,7 @@
 #include "checks.hpp"
 #include "kernel_builds.hpp"
 
+#include "core/parse_rdnafix.hpp"
 #include "core/text_safe.hpp"
 #include "machine/snapshot_json.hpp"
 
@@ -47,6 +48,49 @@ std::string signing_text(const machine::BootConfig &b)
 
 } // namespace
 
+std::string amdgpu_origin(const machine::InstalledKernel &k)
+{
+	if (k.amdgpu_builtin)
+		return "built-in";
+	if (k.amdgpu_module.empty())
+		return "none";
+	const auto o = core::module_origin(k.amdgpu_module);
+	return o.empty() ? "other" : std::string(o);
+}
+
+std::string kernel_check_amdgpu_line(const Snapshot &s, const KernelCheck &k)
+{
+	const auto *kern = k.build.kernel;
+	if (!kern)
+		return "";
+	const std::string o = amdgpu_origin(*kern);
+	if (o == "built-in")
+		return core::terminal_safe(fmt::format("amdgpu is built into {}: rdnafix has no module load to hook "
+						       "there, and amdgpu reads its options only from the kernel "
+						       "command line",
+						       k.release)) +
+		       "\n";
+	const bool dkms = o == "dkms" || o == "updates" || o == "extra";
+	if (dkms)
+		return core::terminal_safe(fmt::format(
+			       "amdgpu for {0}: /{1} ({2}{3}), not the kernel's own; rdnafix's build-time checks read "
+			       "it: rebuild rdnafix after every amdgpu-dkms upgrade (dkms remove rdnafix/{4} -k {0} "
+			       "&& dkms install rdnafix/{4} -k {0})",
+			       k.release, kern->amdgpu_module, o,
+			       s.boot.amdgpu_dkms_versions.empty()
+				       ? ""
+				       : ": amdgpu-dkms " + s.boot.amdgpu_dkms_versions.back(),
+			       s.boot.dkms_versions.empty() ? "<version>" : s.boot.dkms_versions.back())) +
+		       "\n";
+	if (!s.boot.amdgpu_dkms_versions.empty())
+		return core::terminal_safe(fmt::format(
+			       "amdgpu-dkms {} is added to DKMS but not built for {}: it runs the kernel's own amdgpu "
+			       "(dkms autoinstall -k {})",
+			       s.boot.amdgpu_dkms_versions.back(), k.release, k.release)) +
+		       "\n";
+	return "";
+}
+
 ordered_json kernel_check_json(const Snapshot &s, const KernelCheck &k)
 {
 	ordered_json j;
@@ -69,6 +113,10 @@ ordered_json kernel_check_json(const Snapshot &s, const KernelCheck &k)
 	j["dkms"] = kern ? ordered_json(kern->dkms) : ordered_json::array();
 	j["dkms_summary"] = json_str_or_null(dkms_text(s.boot, k.build));
 	j["dkms_log"] = kern && kern->dkms_log ? ordered_json(*kern->dkms_log) : ordered_json(nullptr);
+	j["amdgpu_module"] =
+		kern && !kern->amdgpu_module.empty() ? ordered_json("/" + kern->amdgpu_module) : ordered_json(nullptr);
+	j["amdgpu_origin"] = json_str_or_null(kern ? amdgpu_origin(*kern) : "");
+	j["amdgpu_dkms"] = s.boot.amdgpu_dkms_versions;
 	j["secure_boot"] = json_opt(s.boot.secure_boot);
 	j["mok_key"] = s.boot.mok_key.empty() ? ordered_json(nullptr) : ordered_json("/" + s.boot.mok_key);
 	j["mok_enrolled"] = json_opt(s.boot.mok_enrolled);

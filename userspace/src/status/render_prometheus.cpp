@@ -185,7 +185,8 @@ void module_metrics(Metrics &m, const Snapshot &s, const Assessment &a)
 		m.family("rdnafix_module_dry_run", "gauge",
 			 "1 when rdnafix runs with dry_run=1 (counts, changes nothing)")
 			.add({}, flag(*r.dry_run == "1"));
-	auto &hooks = m.family("rdnafix_hook_active", "gauge", "1 when the rdnafix hook is active, 0 when inactive");
+	auto &hooks = m.family("rdnafix_hook_active", "gauge",
+			       "1 when the rdnafix hook is active, 0 when inactive or refusing every call");
 	for (const auto &[name, state] : r.hooks)
 		hooks.add({{"hook", name}}, flag(state == "active"));
 }

@@ -271,8 +271,8 @@ void Text::rdnafix()
 		line(fmt::format("  amdgpu state    {}", *r.amdgpu_state));
 	if (r.dry_run)
 		line(fmt::format("  dry_run         {}", *r.dry_run));
-	for (const auto &[k, v] : r.hooks)
-		line(fmt::format("  hook {:<14} {}", k, v));
+	for (const auto &x : rdnafix_hook_lines(r))
+		line(x);
 	for (const auto &[k, v] : r.params)
 		line(fmt::format("  param {:<13} {}", k, v));
 	for (const auto &d : r.devices) {

@@ -91,6 +91,7 @@ int run_kernel_check(const KernelCheckOptions &opts)
 	// A kernel that is not installed is a verdict too (exit 2), on stdout: a
 	// headers hook runs before the kernel's own package may be configured.
 	print(kernel_check_line(k), stdout);
+	print(kernel_check_amdgpu_line(snap, k), stdout);
 	if (k.verdict == KernelVerdict::missing) {
 		io::RootFs fs(opts.machine.root);
 		print(kernel_check_banner(snap, k, mokutil_state(fs)), stderr);
