@@ -161,7 +161,7 @@ TEST_CASE("rdnafix: built against another amdgpu than modprobe loads is RDNA-MOD
 	REQUIRE(f.size() == 1);
 	CHECK_THAT(f[0], ContainsSubstring("built against /lib/modules/" + kRel + "/" + kInTree +
 					   " (in-tree) but modprobe loads /lib/modules/" + kRel + "/" + kDkms));
-	CHECK_THAT(f[0], ContainsSubstring("dkms remove rdnafix/0.1.0 -k " + kRel +
+	CHECK_THAT(f[0], ContainsSubstring("dkms unbuild rdnafix/0.1.0 -k " + kRel +
 					   " && dkms install rdnafix/0.1.0 -k " + kRel));
 	CHECK(j.at("rdnafix").at("evidence").at("pte_audit") == "-1 audit not run");
 	// amdgpu-dkms is what modprobe loads: RDNA-DRV-011, with the rebuild advice (rdnafix is installed).

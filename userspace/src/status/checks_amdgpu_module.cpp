@@ -50,7 +50,7 @@ void check_dkms_loaded(Ctx &c)
 			  b.amdgpu_dkms_versions.empty() ? "" : ": " + dkms_words(b)),
 	      "AMD's packaged driver: its defaults and functions are not the kernel series' own, and rdnafix's "
 	      "build-time checks must read this module, not the in-tree one",
-	      rdnafix ? fmt::format("after every amdgpu-dkms upgrade rebuild rdnafix: dkms remove rdnafix/{1} -k {0} "
+	      rdnafix ? fmt::format("after every amdgpu-dkms upgrade rebuild rdnafix: dkms unbuild rdnafix/{1} -k {0} "
 				    "&& dkms install rdnafix/{1} -k {0}",
 				    k->release, rdnafix_version(c.s))
 		      : "nothing to do");

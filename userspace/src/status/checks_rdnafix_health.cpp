@@ -95,7 +95,7 @@ void check_built_against(Ctx &c)
 			  origin == r.evidence.end() ? "" : " (" + origin->second + ")", loads, k->release),
 	      "its build-time evidence (the BTF prototypes, the PTE audit) describes another amdgpu: the hooks "
 	      "that depend on it are refused or unproven",
-	      fmt::format("dkms remove rdnafix/{0} -k {1} && dkms install rdnafix/{0} -k {1}, then reboot (or "
+	      fmt::format("dkms unbuild rdnafix/{0} -k {1} && dkms install rdnafix/{0} -k {1}, then reboot (or "
 			  "modprobe -r amdgpu rdnafix && modprobe amdgpu)",
 			  ver, k->release));
 }

@@ -74,7 +74,7 @@ std::string kernel_check_amdgpu_line(const Snapshot &s, const KernelCheck &k)
 	if (dkms)
 		return core::terminal_safe(fmt::format(
 			       "amdgpu for {0}: /{1} ({2}{3}), not the kernel's own; rdnafix's build-time checks read "
-			       "it: rebuild rdnafix after every amdgpu-dkms upgrade (dkms remove rdnafix/{4} -k {0} "
+			       "it: rebuild rdnafix after every amdgpu-dkms upgrade (dkms unbuild rdnafix/{4} -k {0} "
 			       "&& dkms install rdnafix/{4} -k {0})",
 			       k.release, kern->amdgpu_module, o,
 			       s.boot.amdgpu_dkms_versions.empty()
