@@ -75,7 +75,8 @@ std::vector<std::string> findings(const nlohmann::json &j, const std::string &id
 TEST_CASE("rdnafix: a hook that refuses every call is RDNA-MOD-008, not active", "[rdnafix-health]")
 {
 	Machine m;
-	m.sysfs("hooks/get_vm_pte", "refusing: 12 call(s) seen, all refused (flags pointer not on the caller's stack)\n");
+	m.sysfs("hooks/get_vm_pte",
+		"refusing: 12 call(s) seen, all refused (flags pointer not on the caller's stack)\n");
 	auto f = findings(m.status(), "RDNA-MOD-008");
 	REQUIRE(f.size() == 1);
 	CHECK_THAT(f[0], ContainsSubstring("rdnafix hook get_vm_pte: hook get_vm_pte is refusing: 12 call(s)"));
