@@ -36,6 +36,8 @@ RDNAFIX_ROOT_FILE(pte_refused_entry_value)
 RDNAFIX_ROOT_FILE(pte_refused_return_value)
 RDNAFIX_ROOT_FILE(not_covered)
 RDNAFIX_ROOT_FILE(nmissed)
+RDNAFIX_ROOT_FILE(leaks)
+RDNAFIX_ROOT_FILE(leak_readers)
 
 RDNAFIX_HOOK_FILE(pci_probe, PCI_PROBE)
 RDNAFIX_HOOK_FILE(noretry_set, NORETRY_SET)

@@ -69,7 +69,7 @@
 #define MOCK_VM_MTYPE_SHIFT	5
 #define MOCK_VM_MTYPE_MASK	(0xfU << MOCK_VM_MTYPE_SHIFT)
 
-static int amdgpu_noretry = -1;
+int amdgpu_noretry = -1;	/* global, as in amdgpu; mock_lifecycle.c reads it */
 module_param_named(noretry, amdgpu_noretry, int, 0644);
 MODULE_PARM_DESC(noretry, "mock of amdgpu.noretry (-1 = auto)");
 static int amdgpu_vm_fragment_size = -1;
@@ -130,6 +130,7 @@ void amdgpu_vm_adjust_size(struct amdgpu_device *adev, uint32_t min_vm_size,
 /* probe2: calls of amdgpu_gmc_noretry_set wait inside until two are */
 static bool mock_gate_on;
 static atomic_t mock_gate_in = ATOMIC_INIT(0);
+void mock_noretry_hold(void);	/* mock_lifecycle.c: noretry_hold_ms */
 
 MOCK_HOOK void amdgpu_gmc_noretry_set(struct amdgpu_device *adev)
 {
@@ -140,6 +141,7 @@ MOCK_HOOK void amdgpu_gmc_noretry_set(struct amdgpu_device *adev)
 		for (i = 0; i < 3000 && atomic_read(&mock_gate_in) < 2; i++)
 			msleep(1);
 	}
+	mock_noretry_hold();
 	p = READ_ONCE(amdgpu_noretry);
 
 	adev->noretry_param_seen = p;
@@ -233,7 +235,6 @@ static struct mock_dev *mock_new_dev(unsigned int slot, unsigned int vendor, uns
 	unsigned int dom, bus, dv, fn;
 	struct mock_dev *m;
 	int ret;
-
 
 	if (sscanf(bdf, "%x:%x:%x.%x", &dom, &bus, &dv, &fn) != 4 || bus > 0xff ||
 	    dv > 0x1f || fn > 7)
