@@ -14,6 +14,10 @@
 # and, for one series, a second short boot with lockdown=integrity:
 #   lockdown (5) unsigned rdnafix.ko refused cleanly, Debian-signed amdgpu
 #           loads, `rdnactl status --json` reports the lockdown state
+# and, for one series (a PREEMPT_RT kernel), a boot of its own:
+#   lifecycle (7) leaks of the swapped noretry to GFX11/GFX12 hub readers,
+#           rmmod rdnafix while a hooked call is held, a test build with one
+#           kretprobe instance per hook, amdgpu rmmod while sysfs is read
 # Prints "PASS|FAIL|SKIP [series] name detail" lines and a final
 # "N passed, N failed" line; exits 1 on any failure.
 #
@@ -29,6 +33,10 @@
 #   RDNAFIX_VM_LOCKDOWN series that gets one more short boot with lockdown=integrity
 #                       (suite "lockdown"; default 6.12 with the default suites,
 #                       none when RDNAFIX_VM_SUITES is set; "none" skips it)
+#   RDNAFIX_VM_LIFECYCLE series that gets one more boot with the suite "lifecycle"
+#                       (default 6.12-rt with the default suites, none when
+#                       RDNAFIX_VM_SUITES is set; "none" skips it); the suite
+#                       "lifecycle" may also be named in RDNAFIX_VM_SUITES
 #   RDNAFIX_VM_SELFTEST 0: skip the boot-retry self-test (tests/vm/test-boot-retry.sh)
 #
 # A boot that dies before the guest's first line is an emulator fault: boot.sh
@@ -46,8 +54,10 @@ SUITES=${RDNAFIX_VM_SUITES:-params,mock,rdnactl,cycles,real,realcall}
 # when RDNAFIX_VM_LOCKDOWN names a series
 if [[ -n ${RDNAFIX_VM_SUITES:-} ]]; then
 	LOCKDOWN=${RDNAFIX_VM_LOCKDOWN:-none}
+	LIFECYCLE=${RDNAFIX_VM_LIFECYCLE:-none}
 else
 	LOCKDOWN=${RDNAFIX_VM_LOCKDOWN:-6.12}
+	LIFECYCLE=${RDNAFIX_VM_LIFECYCLE:-6.12-rt}
 fi
 export RDNAFIX_CACHE=$CACHE
 
@@ -101,7 +111,11 @@ expect_for() {
 			lockdown_rdnactl_status dmesg_clean_lockdown ;;
 		realcall) echo realcall_setup realcall_prototype realcall_noretry_amdgpu \
 			realcall_noretry_rdnafix realcall_vm_amdgpu realcall_vm_rdnafix realcall_pte_amdgpu \
-			realcall_pte_rdnafix realcall_refuses_foreign realcall_refuses_prototype realcall_unload dmesg_clean_realcall ;;
+			realcall_pte_rdnafix realcall_pte_rdnafix_wc realcall_refuses_foreign \
+			realcall_refuses_prototype realcall_unload dmesg_clean_realcall ;;
+		lifecycle) echo lifecycle_leak_readers lifecycle_leak_outside_window \
+			lifecycle_leak_in_window lifecycle_leak_after_window lifecycle_rmmod_held \
+			lifecycle_maxactive lifecycle_amdgpu_rmmod_reading dmesg_clean_lifecycle ;;
 		*) echo "suite_$s" ;;
 		esac
 	done
@@ -227,6 +241,19 @@ for s in "${SERIES[@]}"; do
 		fi
 	fi
 	[[ -n $rdnactl ]] && args+=(--rdnactl "$rdnactl")
+	if [[ ,$SUITES, == *,lifecycle,* || $s == "$LIFECYCLE" ]]; then
+		# the test build with one kretprobe instance per hook (Kbuild
+		# RDNAFIX_TEST_MAXACTIVE, seen by make from the environment)
+		t=$(date +%s)
+		if RDNAFIX_TEST_MAXACTIVE=1 "$kmodsrc/scripts/build-all.sh" "$WORK/kmod-maxactive1" "$s" \
+			>"$WORK/kmod-maxactive1-$s.log" 2>&1 && [[ -f $WORK/kmod-maxactive1/$kver/rdnafix.ko ]]; then
+			pass "[$s] build_rdnafix_maxactive1 W=1 $kver ($(elapsed "$t"))"
+			args+=(--rdnafix-maxactive1 "$WORK/kmod-maxactive1/$kver/rdnafix.ko")
+		else
+			tail -10 "$WORK/kmod-maxactive1-$s.log"
+			fail "[$s] build_rdnafix_maxactive1: see $WORK/kmod-maxactive1-$s.log"
+		fi
+	fi
 	if ! "$vm/build-initramfs.sh" "$WORK/initrd-$s.cpio" "$kroot" "$kver" "${args[@]}" \
 		>"$WORK/initrd-$s.log" 2>&1; then
 		cat "$WORK/initrd-$s.log"
@@ -237,5 +264,11 @@ for s in "${SERIES[@]}"; do
 	if [[ $s == "$LOCKDOWN" ]]; then
 		vm_boot "$s" "$s-lockdown" lockdown lockdown=integrity
 	fi
+	if [[ $s == "$LIFECYCLE" && ,$SUITES, != *,lifecycle,* ]]; then
+		vm_boot "$s" "$s-lifecycle" lifecycle
+	fi
 done
+if [[ $LIFECYCLE != none && " ${SERIES[*]} " != *" $LIFECYCLE "* ]]; then
+	fail "[lifecycle] series $LIFECYCLE is not among the tested series (${SERIES[*]}): set RDNAFIX_VM_SERIES or RDNAFIX_VM_LIFECYCLE=none"
+fi
 finish

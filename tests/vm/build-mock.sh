@@ -26,7 +26,7 @@ build_one() {
 	mkdir -p "$dst"
 	if [[ -d /lib/modules/$kver/build ]]; then
 		tmp=$(mktemp -d)
-		cp "$here"/mock-amdgpu/{Makefile,*.c} "$tmp/"
+		cp "$here"/mock-amdgpu/{Makefile,*.c,*.h} "$tmp/"
 		make -C "$tmp" KVER="$kver" MOCK_CFLAGS="$cflags" W=1 >"$log" 2>&1 ||
 			{ cat "$log" >&2; rm -rf "$tmp"; die "mock build for $kver failed ($cflags)"; }
 		cp "$tmp/amdgpu.ko" "$dst/amdgpu.ko"
@@ -34,7 +34,7 @@ build_one() {
 	elif [[ -d $CHROOT/lib/modules/$kver/build ]]; then
 		rm -rf "$CHROOT/build/mock-amdgpu"
 		mkdir -p "$CHROOT/build/mock-amdgpu"
-		cp "$here"/mock-amdgpu/{Makefile,*.c} "$CHROOT/build/mock-amdgpu/"
+		cp "$here"/mock-amdgpu/{Makefile,*.c,*.h} "$CHROOT/build/mock-amdgpu/"
 		# objtool needs /proc: mount it in a private mount namespace (nothing left behind)
 		unshare --mount --propagation private sh -c 'mount -t proc proc "$1/proc" &&
 			exec chroot "$1" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin LANG=C.UTF-8 \

@@ -3,8 +3,8 @@
 # module on two zeroed fake amdgpu_devices (navi21 GC 10.3.0, navi10 GC
 # 10.1.10) built from the BTF offsets of this kernel's amdgpu.ko: what
 # amdgpu_gmc_noretry_set, amdgpu_vm_adjust_size and gmc_v10_0_get_vm_pte
-# compute with rdnafix loaded (noretry=0 vm_fragment_size=6 mtype_sysmem=uc)
-# and without it.  The module refuses (skip) a foreign amdgpu build.
+# compute with rdnafix loaded (noretry=0 vm_fragment_size=6 mtype_sysmem=uc;
+# then mtype_sysmem=wc, rdnafix loaded after amdgpu) and without it.  The module refuses (skip) a foreign amdgpu build.
 RC=/sys/kernel/debug/rdnafix_realcall/result
 unload_all >/dev/null
 if ! load_deps; then
@@ -30,10 +30,17 @@ with=$(rd $RC)
 # rdnafix keeps pointers to the devices it saw: it goes first
 rmmod rdnafix || FAILS="$FAILS rmmod-rdnafix"
 rmmod rdnafix_realcall || FAILS="$FAILS rmmod-realcall"
+# mtype_sysmem=wc, rdnafix armed on the loaded amdgpu
+insmod /mod/rdnafix.ko mtype_sysmem=wc || FAILS="$FAILS insmod-rdnafix-wc"
+insmod /mod/rdnafix_realcall.ko amdgpu_build_id="$bid" || FAILS="$FAILS insmod-realcall-wc"
+with_wc=$(rd $RC)
+rmmod rdnafix || FAILS="$FAILS rmmod-rdnafix-wc"
+rmmod rdnafix_realcall || FAILS="$FAILS rmmod-realcall-wc"
 insmod /mod/rdnafix_realcall.ko amdgpu_build_id="$bid" || FAILS="$FAILS insmod-realcall-2"
 without=$(rd $RC)
 rmmod rdnafix_realcall || FAILS="$FAILS rmmod-realcall-2"
 echo "$with" | sed 's/^/VM: realcall with rdnafix: /'
+echo "$with_wc" | sed 's/^/VM: realcall with rdnafix mtype_sysmem=wc: /'
 echo "$without" | sed 's/^/VM: realcall without rdnafix: /'
 report realcall_setup "amdgpu build id $bid, $(echo "$without" | head -1)"
 
@@ -77,6 +84,17 @@ for d in navi21 navi10; do
 	done
 done
 report realcall_pte_rdnafix "$(echo "$with" | grep '^navi21 pte')"
+# wc: amdgpu's NC becomes WC (1 << 48); its deliberate UC stays (mtype_override=nc)
+for d in navi21 navi10; do
+	expect_eq $d.default "$(rcv "$with_wc" $d pte default)" 0x1000000000067
+	expect_eq $d.uc "$(rcv "$with_wc" $d pte uc)" 0x3000000000067
+	if [ "$coh" = 0x67 ]; then
+		expect_eq $d.coherent "$(rcv "$with_wc" $d pte coherent)" 0x1000000000067
+	else
+		expect_eq $d.coherent "$(rcv "$with_wc" $d pte coherent)" "$coh"
+	fi
+done
+report realcall_pte_rdnafix_wc "$(echo "$with_wc" | grep '^navi21 pte')"
 
 # a foreign amdgpu build: every call refused with a reason, nothing called
 insmod /mod/rdnafix_realcall.ko amdgpu_build_id=0123456789abcdef || FAILS="$FAILS insmod-realcall-foreign"

@@ -44,6 +44,7 @@
 #include <linux/completion.h>
 #include <linux/delay.h>
 #include <linux/version.h>
+#include "mock_lifecycle.h"
 
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 18, 0)
 #define MOCK_PTE_V2 1		/* get_vm_pte(adev, vm, bo, vm_flags, flags) */
@@ -130,7 +131,6 @@ void amdgpu_vm_adjust_size(struct amdgpu_device *adev, uint32_t min_vm_size,
 /* probe2: calls of amdgpu_gmc_noretry_set wait inside until two are */
 static bool mock_gate_on;
 static atomic_t mock_gate_in = ATOMIC_INIT(0);
-void mock_noretry_hold(void);	/* mock_lifecycle.c: noretry_hold_ms */
 
 MOCK_HOOK void amdgpu_gmc_noretry_set(struct amdgpu_device *adev)
 {

@@ -24,11 +24,9 @@
 #include <linux/moduleparam.h>
 #include <linux/string.h>
 
-struct amdgpu_device;
+#include "mock_lifecycle.h"
 
-/* amdgpu's global, mock_amdgpu.c (module parameter "noretry") */
-extern int amdgpu_noretry;
-void mock_noretry_hold(void);
+struct amdgpu_device;
 
 #define MOCK_HUB __attribute__((__noipa__)) __used
 
