@@ -109,7 +109,7 @@ expect_for() {
 			real_amdgpu_reload_rearms real_unload_all dmesg_clean_real ;;
 		lockdown) echo lockdown_state lockdown_rdnafix_refused lockdown_amdgpu_loads \
 			lockdown_rdnactl_status dmesg_clean_lockdown ;;
-		realcall) echo realcall_setup realcall_prototype realcall_noretry_amdgpu \
+		realcall) echo realcall_setup realcall_leak_readers realcall_prototype realcall_noretry_amdgpu \
 			realcall_noretry_rdnafix realcall_vm_amdgpu realcall_vm_rdnafix realcall_pte_amdgpu \
 			realcall_pte_rdnafix realcall_pte_rdnafix_wc realcall_refuses_foreign \
 			realcall_refuses_prototype realcall_unload dmesg_clean_realcall ;;

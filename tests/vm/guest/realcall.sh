@@ -13,9 +13,9 @@ if ! load_deps; then
 fi
 kv=$(uname -r)
 case $kv in
-6.1.*) nr10=0 coh=0x67 proto=v1 ;;
-6.*) nr10=0 coh=0x3000000000067 proto=v1 ;;
-*) nr10=1 coh=0x3000000000067 proto=v2 ;;
+6.1.*) nr10=0 coh=0x67 proto=v1 nleak=5 ;;
+6.*) nr10=0 coh=0x3000000000067 proto=v1 nleak=9 ;;
+*) nr10=1 coh=0x3000000000067 proto=v2 nleak=0 ;;
 esac
 # field VALUE of the line "DEV WHAT ..." in result text $1
 rcv() { echo "$1" | sed -n "s/^$2 $3 .*$4=\([^ ]*\).*/\1/p"; }
@@ -24,6 +24,16 @@ rcnr() { echo "$1" | sed -n "s/^$2 noretry \(-\{0,1\}[0-9]*\)$/\1/p"; }
 insmod /mod/rdnafix.ko noretry=0 vm_fragment_size=6 mtype_sysmem=uc || FAILS="$FAILS insmod-rdnafix"
 insmod /mod/amdgpu.ko || FAILS="$FAILS insmod-amdgpu"
 expect_hooks rdnafix-first active active active active
+# the GFX11/GFX12 hub functions that read amdgpu_noretry directly (objdump -dr
+# of amdgpu.ko: 5 on 6.1, 9 on 6.12, none on 7.2) each get a probe on the load
+setup_fails=$FAILS
+FAILS=
+echo "$(rd $RF/leak_readers)" | sed 's/^/VM: leak_readers: /'
+expect_eq probed "$(grep -c ' probed: +0x[0-9a-f]*$' $RF/leak_readers)" $nleak
+expect_eq failed "$(grep -c ' failed\| not probed: [a-z]' $RF/leak_readers)" 0
+expect_eq leaks "$(rd $RF/leaks)" 0
+report realcall_leak_readers "$nleak hub readers of amdgpu_noretry probed in the real amdgpu"
+FAILS=$setup_fails
 bid=$(od -An -v -tx1 /sys/module/amdgpu/notes/.note.gnu.build-id | tr -d ' \n' | cut -c33-)
 insmod /mod/rdnafix_realcall.ko amdgpu_build_id="$bid" || FAILS="$FAILS insmod-realcall"
 with=$(rd $RC)
