@@ -2,7 +2,8 @@
 # Build rdnafix.ko for every supported Debian kernel series, W=1, and fail
 # on any compiler/modpost warning.
 #
-#   kmod/scripts/build-all.sh OUTDIR [series...]     series: 6.1 6.12 7.2 (default: all)
+#   kmod/scripts/build-all.sh OUTDIR [series...]     series: 6.1 6.12 7.2 (default), and the
+#                                                    PREEMPT_RT flavours 6.1-rt 6.12-rt 7.2-rt
 #
 # Result: OUTDIR/<kernel release>/rdnafix.ko and OUTDIR/<kernel release>/build.log,
 # plus OUTDIR/<series>.kver holding the release that was built.
@@ -13,7 +14,8 @@
 # nothing from sid is ever installed on the host.
 #
 # Environment: RDNAFIX_CACHE (default /var/cache/rdnafix),
-#              RDNAFIX_KVER_6_1 / RDNAFIX_KVER_6_12 / RDNAFIX_KVER_7_2 to pin a release,
+#              RDNAFIX_KVER_6_1 / RDNAFIX_KVER_6_12 / RDNAFIX_KVER_7_2 (and _rt after
+#              each for the -rt flavour, e.g. RDNAFIX_KVER_6_12_rt) to pin a release,
 #              RDNAFIX_NO_INSTALL=1 to only use what is already installed.
 #
 #   kmod/scripts/build-all.sh --prepare [series...]
@@ -130,13 +132,27 @@ for s in "${series[@]}"; do
 		host_headers "$kver"
 		[[ $prepare == 1 ]] && { log "headers ready: $kver"; continue; }
 		build_host "$kver" ;;
-	7.2)
-		"$here/sid-chroot.sh" >&2 || die "sid chroot set-up failed"
-		kver=${RDNAFIX_KVER_7_2:-$(cat "$CHROOT/.rdnafix-kver")}
+	6.1-rt)
+		kver=${RDNAFIX_KVER_6_1_rt:-$(host_release '6\.1\.0-[0-9]+-rt-amd64')}
+		[[ -n $kver ]] || die "no linux-headers-6.1.0-*-rt-amd64 in apt (run apt-get update)"
+		host_headers "$kver"
+		[[ $prepare == 1 ]] && { log "headers ready: $kver"; continue; }
+		build_host "$kver" ;;
+	6.12-rt)
+		kver=${RDNAFIX_KVER_6_12_rt:-$(host_release '6\.12\.[0-9]+\+deb12-rt-amd64')}
+		[[ -n $kver ]] || die "no linux-headers-6.12.*+deb12-rt-amd64 in apt (bookworm-security)"
+		host_headers "$kver"
+		[[ $prepare == 1 ]] && { log "headers ready: $kver"; continue; }
+		build_host "$kver" ;;
+	7.2 | 7.2-rt)
+		flavour=amd64 stamp=.rdnafix-kver pin=${RDNAFIX_KVER_7_2:-}
+		[[ $s == 7.2-rt ]] && flavour=rt-amd64 stamp=.rdnafix-kver-rt-amd64 pin=${RDNAFIX_KVER_7_2_rt:-}
+		"$here/sid-chroot.sh" "$flavour" >&2 || die "sid chroot set-up failed ($flavour)"
+		kver=${pin:-$(cat "$CHROOT/$stamp")}
 		[[ $prepare == 1 ]] && { log "headers ready: $kver (sid chroot)"; continue; }
 		build_chroot "$kver" ;;
 	*)
-		die "unknown series '$s' (valid: 6.1 6.12 7.2)" ;;
+		die "unknown series '$s' (valid: 6.1 6.12 7.2 6.1-rt 6.12-rt 7.2-rt)" ;;
 	esac
 	echo "$kver" >"$out/$s.kver"
 	log "OK $s: $out/$kver/rdnafix.ko"

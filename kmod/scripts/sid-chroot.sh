@@ -3,20 +3,28 @@
 # headers of the Debian 7.2 kernel (gcc-16), for building rdnafix.ko
 # without installing anything from sid on the host.
 #
-#   kmod/scripts/sid-chroot.sh          -> RDNAFIX_CACHE/sid-kbuild (default /var/cache/rdnafix)
+#   kmod/scripts/sid-chroot.sh [amd64|rt-amd64]   -> RDNAFIX_CACHE/sid-kbuild (default /var/cache/rdnafix)
 #
-# Writes the kernel release it installed headers for into
-# <chroot>/.rdnafix-kver.  Set RDNAFIX_KVER_7_2 to pin a release, and
-# RDNAFIX_MIRROR to use another Debian mirror.
+# The flavour (default amd64; rt-amd64 is the PREEMPT_RT kernel) picks the
+# headers package.  Writes the kernel release it installed headers for into
+# <chroot>/.rdnafix-kver (amd64) or <chroot>/.rdnafix-kver-rt-amd64.  Set
+# RDNAFIX_KVER_7_2 (amd64) or RDNAFIX_KVER_7_2_rt (rt-amd64) to pin a
+# release, and RDNAFIX_MIRROR to use another Debian mirror.
 set -euo pipefail
 
 CACHE=${RDNAFIX_CACHE:-/var/cache/rdnafix}
 CHROOT=$CACHE/sid-kbuild
+FLAVOUR=${1:-amd64}
 MIRROR=${RDNAFIX_MIRROR:-http://deb.debian.org/debian}
 
 log() { echo "sid-chroot: $*" >&2; }
 die() { log "ERROR: $*"; exit 2; }
 
+case $FLAVOUR in
+amd64) stamp=$CHROOT/.rdnafix-kver; pin=${RDNAFIX_KVER_7_2:-} ;;
+rt-amd64) stamp=$CHROOT/.rdnafix-kver-rt-amd64; pin=${RDNAFIX_KVER_7_2_rt:-} ;;
+*) die "unknown flavour '$FLAVOUR' (valid: amd64, rt-amd64)" ;;
+esac
 command -v debootstrap >/dev/null || die "debootstrap missing (make deps-test installs it)"
 mkdir -p "$CACHE"
 
@@ -34,9 +42,9 @@ in_chroot() {
 		DEBIAN_FRONTEND=noninteractive "$@"
 }
 
-kver=${RDNAFIX_KVER_7_2:-}
-if [[ -z $kver && -f $CHROOT/.rdnafix-kver ]]; then
-	kver=$(cat "$CHROOT/.rdnafix-kver")
+kver=$pin
+if [[ -z $kver && -f $stamp ]]; then
+	kver=$(cat "$stamp")
 fi
 if [[ -n $kver && -d $CHROOT/lib/modules/$kver/build ]]; then
 	log "headers for $kver present"
@@ -49,13 +57,13 @@ cp /etc/resolv.conf "$CHROOT/etc/resolv.conf"
 in_chroot apt-get -q -o Acquire::Check-Valid-Until=false update >&2 || die "apt-get update in chroot failed"
 if [[ -z $kver ]]; then
 	kver=$(in_chroot apt-cache pkgnames linux-headers-7.2 |
-		grep -E '^linux-headers-7\.2\.[0-9]+\+deb[0-9]+-amd64$' | sort -V | tail -1 |
+		grep -E "^linux-headers-7\\.2\\.[0-9]+\\+deb[0-9]+-$FLAVOUR\$" | sort -V | tail -1 |
 		sed 's/^linux-headers-//')
-	[[ -n $kver ]] || die "no linux-headers-7.2.*-amd64 in sid"
+	[[ -n $kver ]] || die "no linux-headers-7.2.*-$FLAVOUR in sid"
 fi
 log "installing linux-headers-$kver (and its gcc) in the chroot"
 in_chroot apt-get install -y -q --no-install-recommends "linux-headers-$kver" >&2 ||
 	die "apt-get install linux-headers-$kver failed in chroot"
 in_chroot apt-get clean
-echo "$kver" >"$CHROOT/.rdnafix-kver"
+echo "$kver" >"$stamp"
 log "ready: $kver"

@@ -194,7 +194,8 @@ fi
 t=$(date +%s)
 for s in "${SERIES[@]}"; do
 	v=$(cat "$CACHE/kernels/$s.kver")
-	export "RDNAFIX_KVER_${s//./_}=$v"
+	s_=${s//./_}
+	export "RDNAFIX_KVER_${s_//-/_}=$v"
 done
 rm -rf "$WORK/kmod"
 kmodsrc=$top/kmod

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Fetch the Debian kernel image packages the VM suite boots, into a cache.
 #
-#   tests/vm/fetch-kernels.sh [series...]      series: 6.1 6.12 7.2 (default: all)
+#   tests/vm/fetch-kernels.sh [series...]      series: 6.1 6.12 7.2 (default), the PREEMPT_RT
+#                                              flavours 6.1-rt 6.12-rt 7.2-rt, and sid (the newest
+#                                              kernel in sid, any series)
 #
 # Uses a PRIVATE apt configuration per suite (own sources.list, lists and
 # archive cache under $RDNAFIX_CACHE/apt/<suite>) so that nothing is ever
@@ -79,11 +81,33 @@ fetch_one() {
 			tag=bookworm-bpo
 			pkg=$(pick_pkg "$tag" 'linux-image-6\.12\.[0-9]+\+bpo-amd64')
 		fi ;;
+	6.1-rt)
+		setup_suite bookworm "deb [signed-by=$KEYRING] $MIRROR bookworm main" \
+			"deb [signed-by=$KEYRING] $SECMIRROR bookworm-security main" \
+			"deb [signed-by=$KEYRING] $MIRROR bookworm-updates main"
+		tag=bookworm
+		pkg=$(pick_pkg "$tag" 'linux-image-6\.1\.0-[0-9]+-rt-amd64') ;;
+	6.12-rt)
+		setup_suite bookworm "deb [signed-by=$KEYRING] $MIRROR bookworm main" \
+			"deb [signed-by=$KEYRING] $SECMIRROR bookworm-security main" \
+			"deb [signed-by=$KEYRING] $MIRROR bookworm-updates main"
+		tag=bookworm
+		pkg=$(pick_pkg "$tag" 'linux-image-6\.12\.[0-9]+\+deb12-rt-amd64') ;;
 	7.2)
 		setup_suite sid "deb [signed-by=$KEYRING] $MIRROR sid main"
 		tag=sid
 		pkg=$(pick_pkg "$tag" 'linux-image-7\.2\.[0-9]+\+deb[0-9]+-amd64') ;;
-	*) die "unknown series '$series' (valid: 6.1 6.12 7.2)" ;;
+	7.2-rt)
+		setup_suite sid "deb [signed-by=$KEYRING] $MIRROR sid main"
+		tag=sid
+		pkg=$(pick_pkg "$tag" 'linux-image-7\.2\.[0-9]+\+deb[0-9]+-rt-amd64') ;;
+	sid)
+		# the newest kernel in sid, whatever its series: the early warning of
+		# an amdgpu rdnafix has not been tested against
+		setup_suite sid "deb [signed-by=$KEYRING] $MIRROR sid main"
+		tag=sid
+		pkg=$(pick_pkg "$tag" 'linux-image-[0-9]+\.[0-9]+\.[0-9]+\+deb[0-9]+-amd64') ;;
+	*) die "unknown series '$series' (valid: 6.1 6.12 7.2 6.1-rt 6.12-rt 7.2-rt sid)" ;;
 	esac
 	[[ -n $pkg ]] || die "no linux-image package found for series $series"
 	local kver=${pkg#linux-image-}
