@@ -37,7 +37,7 @@ if ! insmod /mod/rdnafix.ko noretry=1 || ! insmod $MOCK noretry=0; then
 	result lifecycle_setup FAIL "insmod rdnafix or the mock amdgpu failed"
 	return 0
 fi
-echo "$(rd $RF/leak_readers)" | sed 's/^/VM: leak_readers: /'
+rd $RF/leak_readers | sed 's/^/VM: leak_readers: /'
 expect_prefix gfxhub_v3_0 "$(reader gfxhub_v3_0_gart_enable)" "probed: +0x"
 expect_prefix mmhub_v3_0 "$(reader mmhub_v3_0_gart_enable)" "probed: +0x"
 expect_eq gfxhub_v12_0 "$(reader gfxhub_v12_0_gart_enable)" "no direct read of noretry"
@@ -100,7 +100,7 @@ t0=$(cut -d' ' -f1 /proc/uptime)
 rmmod rdnafix || FAILS="$FAILS rmmod-rdnafix-held"
 t1=$(cut -d' ' -f1 /proc/uptime)
 expect_eq restored-at-rmmod "$(rd $MP/noretry)" 0
-held=$(kill -0 $bg 2>/dev/null && echo running || echo done)
+held=$(kill -0 $bg 2>/dev/null && echo running || echo finished)
 wait $bg
 echo 0 >$MP/noretry_hold_ms
 pr=$(cat /tmp/probe.out)

@@ -28,7 +28,7 @@ expect_hooks rdnafix-first active active active active
 # of amdgpu.ko: 5 on 6.1, 9 on 6.12, none on 7.2) each get a probe on the load
 setup_fails=$FAILS
 FAILS=
-echo "$(rd $RF/leak_readers)" | sed 's/^/VM: leak_readers: /'
+rd $RF/leak_readers | sed 's/^/VM: leak_readers: /'
 expect_eq probed "$(grep -c ' probed: +0x[0-9a-f]*$' $RF/leak_readers)" $nleak
 expect_eq failed "$(grep -c ' failed\| not probed: [a-z]' $RF/leak_readers)" 0
 expect_eq leaks "$(rd $RF/leaks)" 0
