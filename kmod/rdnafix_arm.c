@@ -73,7 +73,7 @@ static int rf_hook_register(unsigned int id)
 	h->krp.maxactive = max_t(int, def->maxactive,
 				 def->maxactive_per_cpu * num_possible_cpus());
 #ifdef RDNAFIX_TEST_MAXACTIVE
-	/* a test build (Kbuild RDNAFIX_TEST_MAXACTIVE=n): instances run out */
+	/* a test build (kmod/Kbuild, test-maxactive): instances run out */
 	h->krp.maxactive = RDNAFIX_TEST_MAXACTIVE;
 #endif
 	ret = register_kretprobe(&h->krp);

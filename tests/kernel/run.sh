@@ -252,10 +252,14 @@ for s in "${SERIES[@]}"; do
 	fi
 	[[ -n $rdnactl ]] && args+=(--rdnactl "$rdnactl")
 	if [[ ,$suites, == *,lifecycle,* || $s == "$LIFECYCLE" ]]; then
-		# the test build with one kretprobe instance per hook (Kbuild
-		# RDNAFIX_TEST_MAXACTIVE, seen by make from the environment)
+		# the test build with one kretprobe instance per hook: a copy of
+		# kmod/ with the file test-maxactive (kmod/Kbuild)
 		t=$(date +%s)
-		if RDNAFIX_TEST_MAXACTIVE=1 "$kmodsrc/scripts/build-all.sh" "$WORK/kmod-maxactive1" "$s" \
+		rm -rf "$WORK/kmod-maxactive1-src"
+		mkdir -p "$WORK/kmod-maxactive1-src"
+		cp -a "$kmodsrc" "$WORK/kmod-maxactive1-src/kmod"
+		echo 1 >"$WORK/kmod-maxactive1-src/kmod/test-maxactive"
+		if "$WORK/kmod-maxactive1-src/kmod/scripts/build-all.sh" "$WORK/kmod-maxactive1" "$s" \
 			>"$WORK/kmod-maxactive1-$s.log" 2>&1 && [[ -f $WORK/kmod-maxactive1/$kver/rdnafix.ko ]]; then
 			pass "[$s] build_rdnafix_maxactive1 W=1 $kver ($(elapsed "$t"))"
 			args+=(--rdnafix-maxactive1 "$WORK/kmod-maxactive1/$kver/rdnafix.ko")
