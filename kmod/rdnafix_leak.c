@@ -55,7 +55,6 @@ static const char *const rf_leak_names[] = {
 
 struct rf_leak_site {
 	struct kprobe kp;
-	char symbol[64];		/* "amdgpu:<function>" */
 	unsigned int reader;		/* index into rf_leak_names */
 	bool registered;
 };
@@ -70,6 +69,7 @@ struct rf_leak_rec {
 /* sites and reader states: rf_arm_lock */
 static struct rf_leak_site rf_leak_sites[RF_LEAK_READERS * RF_LEAK_SITES];
 static char rf_leak_state[RF_LEAK_READERS][64];
+static char rf_leak_syms[RF_LEAK_READERS][48];	/* "amdgpu:<function>" */
 static char rf_leak_ksym[KSYM_SYMBOL_LEN];
 
 /* records: rf_lock */
@@ -102,27 +102,47 @@ static int rf_leak_pre(struct kprobe *p, struct pt_regs *regs)
 
 NOKPROBE_SYMBOL(rf_leak_pre);
 
-/* address and size of amdgpu:@name, or 0 with the reason in @state */
-static unsigned long rf_leak_func(const char *sym, unsigned long *size, char *state, size_t len)
+/*
+ * The entry addresses of amdgpu:<name> for every reader, 0 with the reason
+ * in its state.  Disabled kprobes resolve the symbols without arming
+ * anything; one batch unregisters them (one RCU grace period, not nine).
+ */
+static void rf_leak_lookup(unsigned long *addr)
 {
-	struct kprobe kp = { .symbol_name = sym, .flags = KPROBE_FLAG_DISABLED };
-	unsigned long addr, off;
-	const char *plus;
+	static struct kprobe kps[RF_LEAK_READERS];
+	struct kprobe *regd[RF_LEAK_READERS];
+	unsigned int i, n = 0;
 	int ret;
 
-	/* a disabled kprobe resolves the symbol without arming anything */
-	ret = register_kprobe(&kp);
-	if (ret) {
-		scnprintf(state, len, ret == -ENOENT ? "absent" : "not probed: lookup failed: %d",
-			  ret);
-		return 0;
+	for (i = 0; i < RF_LEAK_READERS; i++) {
+		memset(&kps[i], 0, sizeof(kps[i]));
+		kps[i].symbol_name = rf_leak_syms[i];
+		kps[i].flags = KPROBE_FLAG_DISABLED;
+		addr[i] = 0;
+		ret = register_kprobe(&kps[i]);
+		if (ret) {
+			scnprintf(rf_leak_state[i], sizeof(rf_leak_state[i]),
+				  ret == -ENOENT ? "absent" : "not probed: lookup failed: %d", ret);
+			continue;
+		}
+		addr[i] = (unsigned long)kps[i].addr;
+		regd[n++] = &kps[i];
 	}
-	addr = (unsigned long)kp.addr;
-	unregister_kprobe(&kp);
-	/*
-	 * "<name>+0x<off>/0x<size> [amdgpu]": the probe may sit after an
-	 * ENDBR (IBT kernels), so the function starts <off> bytes earlier
-	 */
+	if (n)
+		unregister_kprobes(regd, n);
+}
+
+/*
+ * The start and size of the function around @addr, from
+ * "<name>+0x<off>/0x<size> [amdgpu]": a probe may sit after an ENDBR (IBT
+ * kernels), so the function starts <off> bytes earlier.  0 on failure.
+ */
+static unsigned long rf_leak_bounds(unsigned long addr, unsigned long *size, char *state,
+				    size_t len)
+{
+	unsigned long off;
+	const char *plus;
+
 	sprint_symbol(rf_leak_ksym, addr);
 	plus = strrchr(rf_leak_ksym, '+');
 	if (plus && sscanf(plus, "+%lx/%lx", &off, size) == 2 && off <= addr &&
@@ -157,19 +177,18 @@ static unsigned int rf_leak_scan(const u8 *code, unsigned long addr, unsigned lo
 	return n;
 }
 
-static void rf_leak_reader_arm(unsigned int reader, const int *var, unsigned int *slot)
+static void rf_leak_reader_arm(unsigned int reader, unsigned long addr, const int *var,
+			       unsigned int *slot)
 {
 	char *state = rf_leak_state[reader];
 	size_t len = sizeof(rf_leak_state[reader]);
-	unsigned long addr, size = 0, offs[RF_LEAK_SITES];
-	char sym[64];
+	unsigned long size = 0, offs[RF_LEAK_SITES];
 	unsigned int n, i, ok = 0;
 	size_t pos;
 	u8 *code;
 	int ret;
 
-	scnprintf(sym, sizeof(sym), "amdgpu:%s", rf_leak_names[reader]);
-	addr = rf_leak_func(sym, &size, state, len);
+	addr = rf_leak_bounds(addr, &size, state, len);
 	if (!addr)
 		return;
 	code = kmalloc(size, GFP_KERNEL);
@@ -194,8 +213,7 @@ static void rf_leak_reader_arm(unsigned int reader, const int *var, unsigned int
 		struct rf_leak_site *s = &rf_leak_sites[*slot];
 
 		memset(&s->kp, 0, sizeof(s->kp));
-		strscpy(s->symbol, sym, sizeof(s->symbol));
-		s->kp.symbol_name = s->symbol;
+		s->kp.symbol_name = rf_leak_syms[reader];
 		s->kp.offset = offs[i];
 		s->kp.pre_handler = rf_leak_pre;
 		s->reader = reader;
@@ -221,21 +239,26 @@ static void rf_leak_reader_arm(unsigned int reader, const int *var, unsigned int
 void rf_leak_arm(struct module *amdgpu)
 {
 	struct rf_swap *sw = rf_hook_defs[RF_HOOK_NORETRY_SET].swap;
+	unsigned long flags, addr[RF_LEAK_READERS];
 	unsigned int i, slot = 0;
-	unsigned long flags;
 	const int *var;
 
 	rf_leak_disarm();
 	raw_spin_lock_irqsave(&rf_lock, flags);
 	var = sw->var;
 	raw_spin_unlock_irqrestore(&rf_lock, flags);
-	for (i = 0; i < RF_LEAK_READERS; i++) {
-		if (!var || !amdgpu)
+	if (!var || !amdgpu) {
+		for (i = 0; i < RF_LEAK_READERS; i++)
 			scnprintf(rf_leak_state[i], sizeof(rf_leak_state[i]),
 				  "not probed: amdgpu has no int parameter 'noretry'");
-		else
-			rf_leak_reader_arm(i, var, &slot);
+		return;
 	}
+	for (i = 0; i < RF_LEAK_READERS; i++)
+		scnprintf(rf_leak_syms[i], sizeof(rf_leak_syms[i]), "amdgpu:%s", rf_leak_names[i]);
+	rf_leak_lookup(addr);
+	for (i = 0; i < RF_LEAK_READERS; i++)
+		if (addr[i])
+			rf_leak_reader_arm(i, addr[i], var, &slot);
 }
 
 /* Remove every reader probe (rf_arm_lock held); the records stay. */
