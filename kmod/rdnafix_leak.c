@@ -103,6 +103,18 @@ static int rf_leak_pre(struct kprobe *p, struct pt_regs *regs)
 NOKPROBE_SYMBOL(rf_leak_pre);
 
 /*
+ * A post handler keeps each probe a plain int3 probe: kprobes never
+ * optimizes one that has one (kernel/kprobes.c, optprobe), so arming and
+ * disarming need no optimizer pass and no RCU-tasks grace period.  The
+ * hub functions run at hw_init and resume only: the trap costs nothing.
+ */
+static void rf_leak_post(struct kprobe *p, struct pt_regs *regs, unsigned long flags)
+{
+}
+
+NOKPROBE_SYMBOL(rf_leak_post);
+
+/*
  * The entry addresses of amdgpu:<name> for every reader, 0 with the reason
  * in its state.  Disabled kprobes resolve the symbols without arming
  * anything; one batch unregisters them (one RCU grace period, not nine).
@@ -216,6 +228,7 @@ static void rf_leak_reader_arm(unsigned int reader, unsigned long addr, const in
 		s->kp.symbol_name = rf_leak_syms[reader];
 		s->kp.offset = offs[i];
 		s->kp.pre_handler = rf_leak_pre;
+		s->kp.post_handler = rf_leak_post;
 		s->reader = reader;
 		ret = register_kprobe(&s->kp);
 		if (ret) {
