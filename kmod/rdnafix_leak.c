@@ -12,14 +12,16 @@
  * reads adev->gmc.noretry).  A device initialising or resuming inside the
  * swap window of amdgpu_gmc_noretry_set gets rdnafix's value.
  *
- * For each candidate function, a kprobe (not a kretprobe: nothing runs at
- * return) is placed on the instruction that loads amdgpu_noretry, found
- * in the function's code by its rip-relative displacement to the address
- * of amdgpu's own variable (the one the noretry hook swaps).  kprobes
- * accept only an instruction boundary (x86 can_probe() decodes from the
- * function's start), so a wrong guess fails to register and is reported.
- * A function that is absent or reads no amdgpu_noretry gets no probe;
- * each function's state is in /sys/kernel/rdnafix/leak_readers.
+ * Only a candidate function whose code loads amdgpu_noretry gets a probe:
+ * the load is found by its rip-relative displacement to the address of
+ * amdgpu's own variable (the one the noretry hook swaps).  The kprobe (not
+ * a kretprobe: nothing runs at return) sits at the function's entry, an
+ * ftrace site: a probe on the load instruction itself took 0.8 s to place
+ * under QEMU/TCG (int3 patching), 9 of them 7 s per arming.  Between the
+ * entry and the load (+0x5bd on 6.12) the hubs only write registers and
+ * never sleep, so a swap that begins or ends in between is the only
+ * misrecord.  A function that is absent or reads no amdgpu_noretry gets no
+ * probe; each function's state is in /sys/kernel/rdnafix/leak_readers.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -35,7 +37,7 @@
 #include "rdnafix.h"
 
 #define RF_LEAK_KEEP		8	/* records kept, newest last in sysfs */
-#define RF_LEAK_SITES		4	/* probed loads per function, at most */
+#define RF_LEAK_LOADS		4	/* loads of the global reported per function */
 #define RF_LEAK_CODE_MAX	SZ_64K	/* longest function scanned */
 
 /* the hub functions that read amdgpu_noretry on 6.1/6.12 (see above) */
@@ -67,7 +69,7 @@ struct rf_leak_rec {
 };
 
 /* sites and reader states: rf_arm_lock */
-static struct rf_leak_site rf_leak_sites[RF_LEAK_READERS * RF_LEAK_SITES];
+static struct rf_leak_site rf_leak_sites[RF_LEAK_READERS];
 static char rf_leak_state[RF_LEAK_READERS][64];
 static char rf_leak_syms[RF_LEAK_READERS][48];	/* "amdgpu:<function>" */
 static char rf_leak_ksym[KSYM_SYMBOL_LEN];
@@ -103,10 +105,10 @@ static int rf_leak_pre(struct kprobe *p, struct pt_regs *regs)
 NOKPROBE_SYMBOL(rf_leak_pre);
 
 /*
- * A post handler keeps each probe a plain int3 probe: kprobes never
- * optimizes one that has one (kernel/kprobes.c, optprobe), so arming and
- * disarming need no optimizer pass and no RCU-tasks grace period.  The
- * hub functions run at hw_init and resume only: the trap costs nothing.
+ * Where a probe cannot use ftrace (no fentry), a post handler keeps it a
+ * plain int3 probe: kprobes never optimizes one that has one
+ * (kernel/kprobes.c, optimize_kprobe()), so arming and disarming need no
+ * optimizer pass.  The hub functions run at hw_init and resume only.
  */
 static void rf_leak_post(struct kprobe *p, struct pt_regs *regs, unsigned long flags)
 {
@@ -176,7 +178,7 @@ static unsigned int rf_leak_scan(const u8 *code, unsigned long addr, unsigned lo
 	unsigned int n = 0;
 	s32 disp;
 
-	for (i = 0; i + 6 <= size && n < RF_LEAK_SITES; i++) {
+	for (i = 0; i + 6 <= size && n < RF_LEAK_LOADS; i++) {
 		if (code[i] != 0x8b || (code[i + 1] & 0xc7) != 0x05)
 			continue;
 		memcpy(&disp, code + i + 2, sizeof(disp));
@@ -189,13 +191,13 @@ static unsigned int rf_leak_scan(const u8 *code, unsigned long addr, unsigned lo
 	return n;
 }
 
-static void rf_leak_reader_arm(unsigned int reader, unsigned long addr, const int *var,
-			       unsigned int *slot)
+static void rf_leak_reader_arm(unsigned int reader, unsigned long addr, const int *var)
 {
 	char *state = rf_leak_state[reader];
 	size_t len = sizeof(rf_leak_state[reader]);
-	unsigned long size = 0, offs[RF_LEAK_SITES];
-	unsigned int n, i, ok = 0;
+	unsigned long size = 0, offs[RF_LEAK_LOADS];
+	struct rf_leak_site *s;
+	unsigned int n, i;
 	size_t pos;
 	u8 *code;
 	int ret;
@@ -219,30 +221,19 @@ static void rf_leak_reader_arm(unsigned int reader, unsigned long addr, const in
 		scnprintf(state, len, "no direct read of noretry");
 		return;
 	}
-	/* "probed +0x5a1" or "not probed: +0x5a1 failed (-84)" */
-	pos = scnprintf(state, len, "not probed:");
-	for (i = 0; i < n && *slot < ARRAY_SIZE(rf_leak_sites); i++) {
-		struct rf_leak_site *s = &rf_leak_sites[*slot];
-
-		memset(&s->kp, 0, sizeof(s->kp));
-		s->kp.symbol_name = rf_leak_syms[reader];
-		s->kp.offset = offs[i];
-		s->kp.pre_handler = rf_leak_pre;
-		s->kp.post_handler = rf_leak_post;
-		s->reader = reader;
-		ret = register_kprobe(&s->kp);
-		if (ret) {
-			pos += scnprintf(state + pos, len - pos, " +%#lx failed (%d)",
-					 offs[i], ret);
-			continue;
-		}
-		s->registered = true;
-		(*slot)++;
-		ok++;
+	/* one probe at the entry: "probed: load at +0x5bd" */
+	s = &rf_leak_sites[reader];
+	memset(&s->kp, 0, sizeof(s->kp));
+	s->kp.symbol_name = rf_leak_syms[reader];
+	s->kp.pre_handler = rf_leak_pre;
+	s->kp.post_handler = rf_leak_post;
+	s->reader = reader;
+	ret = register_kprobe(&s->kp);
+	pos = ret ? scnprintf(state, len, "not probed: register_kprobe: %d; load at", ret) :
+		    scnprintf(state, len, "probed: load at");
+	for (i = 0; i < n; i++)
 		pos += scnprintf(state + pos, len - pos, " +%#lx", offs[i]);
-	}
-	if (ok)
-		memmove(state, state + strlen("not "), len - strlen("not "));
+	s->registered = !ret;
 }
 
 /*
@@ -253,8 +244,8 @@ void rf_leak_arm(struct module *amdgpu)
 {
 	struct rf_swap *sw = rf_hook_defs[RF_HOOK_NORETRY_SET].swap;
 	unsigned long flags, addr[RF_LEAK_READERS];
-	unsigned int i, slot = 0;
 	const int *var;
+	unsigned int i;
 
 	rf_leak_disarm();
 	raw_spin_lock_irqsave(&rf_lock, flags);
@@ -271,7 +262,7 @@ void rf_leak_arm(struct module *amdgpu)
 	rf_leak_lookup(addr);
 	for (i = 0; i < RF_LEAK_READERS; i++)
 		if (addr[i])
-			rf_leak_reader_arm(i, addr[i], var, &slot);
+			rf_leak_reader_arm(i, addr[i], var);
 }
 
 /* Remove every reader probe (rf_arm_lock held); the records stay. */

@@ -38,8 +38,8 @@ if ! insmod /mod/rdnafix.ko noretry=1 || ! insmod $MOCK noretry=0; then
 	return 0
 fi
 rd $RF/leak_readers | sed 's/^/VM: leak_readers: /'
-expect_prefix gfxhub_v3_0 "$(reader gfxhub_v3_0_gart_enable)" "probed: +0x"
-expect_prefix mmhub_v3_0 "$(reader mmhub_v3_0_gart_enable)" "probed: +0x"
+expect_prefix gfxhub_v3_0 "$(reader gfxhub_v3_0_gart_enable)" "probed: load at +0x"
+expect_prefix mmhub_v3_0 "$(reader mmhub_v3_0_gart_enable)" "probed: load at +0x"
 expect_eq gfxhub_v12_0 "$(reader gfxhub_v12_0_gart_enable)" "no direct read of noretry"
 expect_eq gfxhub_v3_0_3 "$(reader gfxhub_v3_0_3_gart_enable)" absent
 expect_eq mmhub_v4_1_0 "$(reader mmhub_v4_1_0_gart_enable)" absent

@@ -25,11 +25,12 @@ insmod /mod/rdnafix.ko noretry=0 vm_fragment_size=6 mtype_sysmem=uc || FAILS="$F
 insmod /mod/amdgpu.ko || FAILS="$FAILS insmod-amdgpu"
 expect_hooks rdnafix-first active active active active
 # the GFX11/GFX12 hub functions that read amdgpu_noretry directly (objdump -dr
-# of amdgpu.ko: 5 on 6.1, 9 on 6.12, none on 7.2) each get a probe on the load
+# of amdgpu.ko: 5 on 6.1, 9 on 6.12, none on 7.2) each get a probe; the load
+# offsets are printed (they match objdump -dr of the same amdgpu.ko)
 setup_fails=$FAILS
 FAILS=
 rd $RF/leak_readers | sed 's/^/VM: leak_readers: /'
-expect_eq probed "$(grep -c ' probed: +0x[0-9a-f]*$' $RF/leak_readers)" $nleak
+expect_eq probed "$(grep -c ' probed: load at +0x[0-9a-f]*$' $RF/leak_readers)" $nleak
 expect_eq failed "$(grep -c ' failed\| not probed: [a-z]' $RF/leak_readers)" 0
 expect_eq leaks "$(rd $RF/leaks)" 0
 report realcall_leak_readers "$nleak hub readers of amdgpu_noretry probed in the real amdgpu"
