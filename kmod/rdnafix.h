@@ -135,6 +135,7 @@ struct rf_swap {
 	int users;		/* calls inside the hooked function */
 	bool swapped;		/* *var holds a device's value, not amdgpu's */
 	int saved;		/* amdgpu's own value while swapped */
+	const struct rf_dev *owner;	/* the device whose value is swapped in */
 };
 
 /*
@@ -219,6 +220,12 @@ struct module *rf_find_amdgpu(struct kobject **ref);
 bool rf_amdgpu_builtin(void);
 #define RF_BUILTIN_REASON \
 	"amdgpu is built into the kernel (CONFIG_DRM_AMDGPU=y): nothing to hook; rdnafix needs amdgpu as a module"
+
+/* ---- leaks of the swapped noretry to other devices (rdnafix_leak.c) ---- */
+void rf_leak_arm(struct module *amdgpu);	/* rf_arm_lock held */
+void rf_leak_disarm(void);			/* rf_arm_lock held */
+ssize_t leaks_show(struct kobject *kobj, struct kobj_attribute *attr, char *buf);
+ssize_t leak_readers_show(struct kobject *kobj, struct kobj_attribute *attr, char *buf);
 
 /* ---- sysfs (rdnafix_sysfs.c) ---- */
 int rf_sysfs_init(void);

@@ -72,6 +72,10 @@ static int rf_hook_register(unsigned int id)
 	h->krp.data_size = def->data_size;
 	h->krp.maxactive = max_t(int, def->maxactive,
 				 def->maxactive_per_cpu * num_possible_cpus());
+#ifdef RDNAFIX_TEST_MAXACTIVE
+	/* a test build (kmod/Kbuild, test-maxactive): instances run out */
+	h->krp.maxactive = RDNAFIX_TEST_MAXACTIVE;
+#endif
 	ret = register_kretprobe(&h->krp);
 	if (ret) {
 		rf_hook_status(h, RF_HOOK_INACTIVE, "register_kretprobe(%s) failed: %d",
@@ -162,6 +166,7 @@ void rf_hooks_disarm(void)
 	unsigned long flags;
 	unsigned int i, n = 0;
 
+	rf_leak_disarm();
 	for (i = 0; i < RF_HOOK_COUNT; i++) {
 		if (rf_hooks[i].registered) {
 			krps[n++] = &rf_hooks[i].krp;
@@ -268,5 +273,6 @@ int rf_hooks_arm(struct module *amdgpu, bool late)
 	}
 	if (r && !ret)
 		ret = r;
+	rf_leak_arm(amdgpu);	/* records only: its failures are in leak_readers */
 	return ret;
 }

@@ -162,6 +162,7 @@ static int rf_swap_entry(struct kretprobe_instance *ri, struct pt_regs *regs,
 			sw->saved = READ_ONCE(*sw->var);
 			WRITE_ONCE(*sw->var, want);
 			sw->swapped = true;
+			sw->owner = d;
 		}
 		sw->users++;
 		sd->dev = d;

@@ -18,6 +18,10 @@
 # and, for one series, a second short boot with lockdown=integrity:
 #   lockdown (5) unsigned rdnafix.ko refused cleanly, Debian-signed amdgpu
 #           loads, `rdnactl status --json` reports the lockdown state
+# and, for one series (a PREEMPT_RT kernel), a boot of its own:
+#   lifecycle (7) leaks of the swapped noretry to GFX11/GFX12 hub readers,
+#           rmmod rdnafix while a hooked call is held, a test build with one
+#           kretprobe instance per hook, amdgpu rmmod while sysfs is read
 # Prints "PASS|FAIL|SKIP [series] name detail" lines and a final
 # "N passed, N failed" line; exits 1 on any failure.
 #
@@ -37,6 +41,11 @@
 #   RDNAFIX_VM_LOCKDOWN series that gets one more short boot with lockdown=integrity
 #                       (suite "lockdown"; default 6.12 with the default suites,
 #                       none when RDNAFIX_VM_SUITES is set; "none" skips it)
+#   RDNAFIX_VM_LIFECYCLE series that gets one more boot with the suite "lifecycle"
+#                       (default 6.12-rt with the default suites, none when
+#                       RDNAFIX_VM_SUITES is set; "none" skips it); a series
+#                       not in RDNAFIX_VM_SERIES is added for that boot alone.
+#                       The suite "lifecycle" may also be named in RDNAFIX_VM_SUITES
 #   RDNAFIX_VM_SELFTEST 0: skip the boot-retry self-test (tests/vm/test-boot-retry.sh)
 #   RDNAFIX_VM_MATRIX   series whose boot also runs the suite "matrix" (default 6.12 with
 #                       the default suites, none when RDNAFIX_VM_SUITES is set; "none" skips
@@ -72,8 +81,16 @@ SUITES=${RDNAFIX_VM_SUITES:-params,mock,rdnactl,cycles,real,realcall}
 # when RDNAFIX_VM_LOCKDOWN names a series
 if [[ -n ${RDNAFIX_VM_SUITES:-} ]]; then
 	LOCKDOWN=${RDNAFIX_VM_LOCKDOWN:-none}
+	LIFECYCLE=${RDNAFIX_VM_LIFECYCLE:-none}
 else
 	LOCKDOWN=${RDNAFIX_VM_LOCKDOWN:-6.12}
+	LIFECYCLE=${RDNAFIX_VM_LIFECYCLE:-6.12-rt}
+fi
+# the lifecycle series joins the list when it is not there, for that boot alone
+LIFECYCLE_ONLY=
+if [[ $LIFECYCLE != none && " ${SERIES[*]} " != *" $LIFECYCLE "* ]]; then
+	SERIES+=("$LIFECYCLE")
+	LIFECYCLE_ONLY=$LIFECYCLE
 fi
 if [[ -n ${RDNAFIX_VM_SUITES:-} ]]; then
 	MATRIX=${RDNAFIX_VM_MATRIX:-none}
@@ -135,9 +152,13 @@ expect_for() {
 			matrix_flags_uapi matrix_noretry_not_adev matrix_unload dmesg_clean_matrix ;;
 		lockdown) echo lockdown_state lockdown_rdnafix_refused lockdown_amdgpu_loads \
 			lockdown_rdnactl_status dmesg_clean_lockdown ;;
-		realcall) echo realcall_setup realcall_prototype realcall_noretry_amdgpu \
+		realcall) echo realcall_setup realcall_leak_readers realcall_prototype realcall_noretry_amdgpu \
 			realcall_noretry_rdnafix realcall_vm_amdgpu realcall_vm_rdnafix realcall_pte_amdgpu \
-			realcall_pte_rdnafix realcall_refuses_foreign realcall_refuses_prototype realcall_unload dmesg_clean_realcall ;;
+			realcall_pte_rdnafix realcall_pte_rdnafix_wc realcall_refuses_foreign \
+			realcall_refuses_prototype realcall_unload dmesg_clean_realcall ;;
+		lifecycle) echo lifecycle_leak_readers lifecycle_leak_outside_window \
+			lifecycle_leak_in_window lifecycle_leak_after_window lifecycle_rmmod_held \
+			lifecycle_maxactive lifecycle_amdgpu_rmmod_reading dmesg_clean_lifecycle ;;
 		*) echo "suite_$s" ;;
 		esac
 	done
@@ -284,7 +305,8 @@ for s in "${SERIES[@]}"; do
 	pass "[$s] build_mock W=1 $kver ($(elapsed "$t"))"
 	args=(--rdnafix "$ko" --mock "$WORK/mock/$kver/amdgpu.ko")
 	suites=$SUITES
-	if [[ ,$SUITES, == *,realcall,* ]]; then
+	[[ $s == "$LIFECYCLE_ONLY" ]] && suites=lifecycle
+	if [[ ,$suites, == *,realcall,* ]]; then
 		t=$(date +%s)
 		if "$vm/real-amdgpu/build.sh" "$WORK/realcall/$kver" "$kroot" "$kver" >"$WORK/realcall-$s.log" 2>&1; then
 			pass "[$s] build_realcall W=1 $kver, offsets from amdgpu.ko BTF ($(elapsed "$t"))"
@@ -307,6 +329,23 @@ for s in "${SERIES[@]}"; do
 		fi
 	fi
 	[[ -n $rdnactl ]] && args+=(--rdnactl "$rdnactl")
+	if [[ ,$suites, == *,lifecycle,* || $s == "$LIFECYCLE" ]]; then
+		# the test build with one kretprobe instance per hook: a copy of
+		# kmod/ with the file test-maxactive (kmod/Kbuild)
+		t=$(date +%s)
+		rm -rf "$WORK/kmod-maxactive1-src"
+		mkdir -p "$WORK/kmod-maxactive1-src"
+		cp -a "$kmodsrc" "$WORK/kmod-maxactive1-src/kmod"
+		echo 1 >"$WORK/kmod-maxactive1-src/kmod/test-maxactive"
+		if "$WORK/kmod-maxactive1-src/kmod/scripts/build-all.sh" "$WORK/kmod-maxactive1" "$s" \
+			>"$WORK/kmod-maxactive1-$s.log" 2>&1 && [[ -f $WORK/kmod-maxactive1/$kver/rdnafix.ko ]]; then
+			pass "[$s] build_rdnafix_maxactive1 W=1 $kver ($(elapsed "$t"))"
+			args+=(--rdnafix-maxactive1 "$WORK/kmod-maxactive1/$kver/rdnafix.ko")
+		else
+			tail -10 "$WORK/kmod-maxactive1-$s.log"
+			fail "[$s] build_rdnafix_maxactive1: see $WORK/kmod-maxactive1-$s.log"
+		fi
+	fi
 	if ! "$vm/build-initramfs.sh" "$WORK/initrd-$s.cpio" "$kroot" "$kver" "${args[@]}" \
 		>"$WORK/initrd-$s.log" 2>&1; then
 		cat "$WORK/initrd-$s.log"
@@ -316,6 +355,9 @@ for s in "${SERIES[@]}"; do
 	vm_boot "$s" "$s" "$suites"
 	if [[ $s == "$LOCKDOWN" ]]; then
 		vm_boot "$s" "$s-lockdown" lockdown lockdown=integrity
+	fi
+	if [[ $s == "$LIFECYCLE" && ,$suites, != *,lifecycle,* ]]; then
+		vm_boot "$s" "$s-lifecycle" lifecycle
 	fi
 done
 finish

@@ -3,15 +3,18 @@
 #
 #   tests/vm/build-initramfs.sh OUT.cpio KROOT KVER [--rdnafix KO] [--mock KO]
 #                               [--rdnactl BIN] [--realcall KO] [--matrix DIR]
+#                               [--rdnafix-maxactive1 KO]
 #
 # KROOT is the `dpkg -x` tree of the Debian linux-image (fetch-kernels.sh).
 # Contents: busybox (static), amdgpu.ko and its dependencies in load order
 # (`modprobe --show-depends`, decompressed), rdnafix.ko, the mock amdgpu,
 # the test-only rdnafix_realcall module (tests/vm/real-amdgpu) when given,
-# the guest scripts of tests/vm/guest, and rdnactl with its shared
-# libraries and loader (found with ldd) when given, and the refusal matrix's
-# modules (tests/vm/matrix/build.sh: DIR/<case>/{rdnafix.ko,conftest.h},
-# DIR/mock-*/amdgpu.ko) under /mod/matrix when given.
+# the guest scripts of tests/vm/guest, the test build of rdnafix with one
+# kretprobe instance per hook (/mod/rdnafix-maxactive1.ko, suite lifecycle)
+# when given, rdnactl with its shared libraries and loader (found with ldd)
+# when given, and the refusal matrix's modules (tests/vm/matrix/build.sh:
+# DIR/<case>/{rdnafix.ko,conftest.h}, DIR/mock-*/amdgpu.ko) under /mod/matrix
+# when given.
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -19,7 +22,7 @@ die() { echo "build-initramfs: ERROR: $*" >&2; exit 2; }
 
 [[ $# -ge 3 ]] || die "usage: $0 OUT.cpio KROOT KVER [--rdnafix KO] [--mock KO] [--rdnactl BIN]"
 out=$1 kroot=$2 kver=$3; shift 3
-rdnafix='' mock='' rdnactl='' realcall='' matrix=''
+rdnafix='' mock='' rdnactl='' realcall='' matrix='' maxactive1=''
 while [[ $# -gt 0 ]]; do
 	case $1 in
 	--rdnafix) rdnafix=$2; shift 2 ;;
@@ -27,7 +30,8 @@ while [[ $# -gt 0 ]]; do
 	--rdnactl) rdnactl=$2; shift 2 ;;
 	--realcall) realcall=$2; shift 2 ;;
 	--matrix) matrix=$2; shift 2 ;;
-	*) die "unknown option '$1' (valid: --rdnafix KO, --mock KO, --rdnactl BIN, --realcall KO, --matrix DIR)" ;;
+	--rdnafix-maxactive1) maxactive1=$2; shift 2 ;;
+	*) die "unknown option '$1' (valid: --rdnafix KO, --mock KO, --rdnactl BIN, --realcall KO, --matrix DIR, --rdnafix-maxactive1 KO)" ;;
 	esac
 done
 
@@ -88,6 +92,10 @@ if [[ -n $mock ]]; then
 		mkdir -p "$stage/mod/mock-variant"
 		cp "$(dirname "$mock")/variant/amdgpu.ko" "$stage/mod/mock-variant/amdgpu.ko"
 	fi
+fi
+if [[ -n $maxactive1 ]]; then
+	[[ -f $maxactive1 ]] || die "--rdnafix-maxactive1 $maxactive1: no such file"
+	cp "$maxactive1" "$stage/mod/rdnafix-maxactive1.ko"
 fi
 if [[ -n $realcall ]]; then
 	[[ -f $realcall ]] || die "--realcall $realcall: no such file"

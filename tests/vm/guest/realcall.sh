@@ -3,8 +3,8 @@
 # module on two zeroed fake amdgpu_devices (navi21 GC 10.3.0, navi10 GC
 # 10.1.10) built from the BTF offsets of this kernel's amdgpu.ko: what
 # amdgpu_gmc_noretry_set, amdgpu_vm_adjust_size and gmc_v10_0_get_vm_pte
-# compute with rdnafix loaded (noretry=0 vm_fragment_size=6 mtype_sysmem=uc)
-# and without it.  The module refuses (skip) a foreign amdgpu build.
+# compute with rdnafix loaded (noretry=0 vm_fragment_size=6 mtype_sysmem=uc;
+# then mtype_sysmem=wc, rdnafix loaded after amdgpu) and without it.  The module refuses (skip) a foreign amdgpu build.
 RC=/sys/kernel/debug/rdnafix_realcall/result
 unload_all >/dev/null
 if ! load_deps; then
@@ -13,9 +13,9 @@ if ! load_deps; then
 fi
 kv=$(uname -r)
 case $kv in
-6.1.*) nr10=0 coh=0x67 proto=v1 ;;
-6.*) nr10=0 coh=0x3000000000067 proto=v1 ;;
-*) nr10=1 coh=0x3000000000067 proto=v2 ;;
+6.1.*) nr10=0 coh=0x67 proto=v1 nleak=5 ;;
+6.*) nr10=0 coh=0x3000000000067 proto=v1 nleak=9 ;;
+*) nr10=1 coh=0x3000000000067 proto=v2 nleak=0 ;;
 esac
 # field VALUE of the line "DEV WHAT ..." in result text $1
 rcv() { echo "$1" | sed -n "s/^$2 $3 .*$4=\([^ ]*\).*/\1/p"; }
@@ -24,16 +24,34 @@ rcnr() { echo "$1" | sed -n "s/^$2 noretry \(-\{0,1\}[0-9]*\)$/\1/p"; }
 insmod /mod/rdnafix.ko noretry=0 vm_fragment_size=6 mtype_sysmem=uc || FAILS="$FAILS insmod-rdnafix"
 insmod /mod/amdgpu.ko || FAILS="$FAILS insmod-amdgpu"
 expect_hooks rdnafix-first active active active active
+# the GFX11/GFX12 hub functions that read amdgpu_noretry directly (objdump -dr
+# of amdgpu.ko: 5 on 6.1, 9 on 6.12, none on 7.2) each get a probe; the load
+# offsets are printed (they match objdump -dr of the same amdgpu.ko)
+setup_fails=$FAILS
+FAILS=
+rd $RF/leak_readers | sed 's/^/VM: leak_readers: /'
+expect_eq probed "$(grep -c ' probed: load at +0x[0-9a-f]*$' $RF/leak_readers)" $nleak
+expect_eq failed "$(grep -c ' failed\| not probed: [a-z]' $RF/leak_readers)" 0
+expect_eq leaks "$(rd $RF/leaks)" 0
+report realcall_leak_readers "$nleak hub readers of amdgpu_noretry probed in the real amdgpu"
+FAILS=$setup_fails
 bid=$(od -An -v -tx1 /sys/module/amdgpu/notes/.note.gnu.build-id | tr -d ' \n' | cut -c33-)
 insmod /mod/rdnafix_realcall.ko amdgpu_build_id="$bid" || FAILS="$FAILS insmod-realcall"
 with=$(rd $RC)
 # rdnafix keeps pointers to the devices it saw: it goes first
 rmmod rdnafix || FAILS="$FAILS rmmod-rdnafix"
 rmmod rdnafix_realcall || FAILS="$FAILS rmmod-realcall"
+# mtype_sysmem=wc, rdnafix armed on the loaded amdgpu
+insmod /mod/rdnafix.ko mtype_sysmem=wc || FAILS="$FAILS insmod-rdnafix-wc"
+insmod /mod/rdnafix_realcall.ko amdgpu_build_id="$bid" || FAILS="$FAILS insmod-realcall-wc"
+with_wc=$(rd $RC)
+rmmod rdnafix || FAILS="$FAILS rmmod-rdnafix-wc"
+rmmod rdnafix_realcall || FAILS="$FAILS rmmod-realcall-wc"
 insmod /mod/rdnafix_realcall.ko amdgpu_build_id="$bid" || FAILS="$FAILS insmod-realcall-2"
 without=$(rd $RC)
 rmmod rdnafix_realcall || FAILS="$FAILS rmmod-realcall-2"
 echo "$with" | sed 's/^/VM: realcall with rdnafix: /'
+echo "$with_wc" | sed 's/^/VM: realcall with rdnafix mtype_sysmem=wc: /'
 echo "$without" | sed 's/^/VM: realcall without rdnafix: /'
 report realcall_setup "amdgpu build id $bid, $(echo "$without" | head -1)"
 
@@ -77,6 +95,17 @@ for d in navi21 navi10; do
 	done
 done
 report realcall_pte_rdnafix "$(echo "$with" | grep '^navi21 pte')"
+# wc: amdgpu's NC becomes WC (1 << 48); its deliberate UC stays (mtype_override=nc)
+for d in navi21 navi10; do
+	expect_eq $d.default "$(rcv "$with_wc" $d pte default)" 0x1000000000067
+	expect_eq $d.uc "$(rcv "$with_wc" $d pte uc)" 0x3000000000067
+	if [ "$coh" = 0x67 ]; then
+		expect_eq $d.coherent "$(rcv "$with_wc" $d pte coherent)" 0x1000000000067
+	else
+		expect_eq $d.coherent "$(rcv "$with_wc" $d pte coherent)" "$coh"
+	fi
+done
+report realcall_pte_rdnafix_wc "$(echo "$with_wc" | grep '^navi21 pte')"
 
 # a foreign amdgpu build: every call refused with a reason, nothing called
 insmod /mod/rdnafix_realcall.ko amdgpu_build_id=0123456789abcdef || FAILS="$FAILS insmod-realcall-foreign"

@@ -47,6 +47,7 @@
 #include <linux/completion.h>
 #include <linux/delay.h>
 #include <linux/version.h>
+#include "mock_lifecycle.h"
 
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 18, 0)
 #define MOCK_PTE_V2 1		/* get_vm_pte(adev, vm, bo, vm_flags, flags) */
@@ -73,7 +74,7 @@
 #define MOCK_VM_MTYPE_SHIFT	5
 #define MOCK_VM_MTYPE_MASK	(0xfU << MOCK_VM_MTYPE_SHIFT)
 
-static int amdgpu_noretry = -1;
+int amdgpu_noretry = -1;	/* global, as in amdgpu; mock_lifecycle.c reads it */
 module_param_named(noretry, amdgpu_noretry, int, 0644);
 MODULE_PARM_DESC(noretry, "mock of amdgpu.noretry (-1 = auto)");
 static int amdgpu_vm_fragment_size = -1;
@@ -146,6 +147,7 @@ MOCK_HOOK void amdgpu_gmc_noretry_set(struct amdgpu_device *adev)
 		for (i = 0; i < 3000 && atomic_read(&mock_gate_in) < 2; i++)
 			msleep(1);
 	}
+	mock_noretry_hold();
 	p = READ_ONCE(amdgpu_noretry);
 
 	adev->noretry_param_seen = p;
