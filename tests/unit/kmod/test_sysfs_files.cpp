@@ -118,8 +118,7 @@ TEST_CASE("sysfs file lists: names as the module and rdnactl expect them", "[sys
 {
 	CHECK(root_files() == Names{"version", "abi_version", "amdgpu", "dry_run", "pte_prototype",
 				    "pte_refused_pointer", "pte_refused_entry_value", "pte_refused_return_value",
-				    "not_covered", "nmissed", "missing", "calls", "evidence", "leaks",
-				    "leak_readers"});
+				    "not_covered", "nmissed", "missing", "calls", "evidence", "leaks", "leak_readers"});
 	CHECK(hook_files() == Names{"pci_probe", "noretry_set", "vm_adjust_size", "get_vm_pte", "pci_remove"});
 	const Names dev = dev_files();
 	CHECK(dev.size() == 14);
